@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration tests open real ports and real SQLite files; two cores, so keep parallelism modest.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
