@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Provider signature schemes a `signature` webhook may name (PRODUCT.md §4). */
+export const SIGNATURE_SCHEMES = [
+  'standard-webhooks',
+  'stripe',
+  'github',
+  'slack',
+  'shopify',
+  'linear',
+  'gitlab',
+  'paddle',
+  'hmac-sha256',
+] as const;
+
+export type SignatureSchemeName = (typeof SIGNATURE_SCHEMES)[number];
+
+export const signatureSchemeSchema = z.enum(SIGNATURE_SCHEMES, {
+  error: () => `must be one of: ${SIGNATURE_SCHEMES.join(', ')}`,
+});
+
+/** Settings of the generic `hmac-sha256` scheme, kept on the webhook (never secret). */
+export const genericHmacOptionsSchema = z.strictObject({
+  header: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
+    .transform((h) => h.toLowerCase()),
+  encoding: z.enum(['hex', 'base64']).default('hex'),
+  prefix: z.string().max(32).default(''),
+});
+
+export type GenericHmacOptions = z.infer<typeof genericHmacOptionsSchema>;
