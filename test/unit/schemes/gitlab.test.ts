@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { gitlab } from '../../../src/main/ingress/schemes/gitlab.js';
+import { SigningError } from '../../../src/main/ingress/schemes/index.js';
+import { fixture, received, verify } from './fixtures.js';
+
+const f = fixture('gitlab');
+const body = f.body('push');
+
+describe('gitlab', () => {
+  it('accepts the secret token, with X-Gitlab-Event-UUID as the delivery ID', () => {
+    const headers = received({
+      'X-Gitlab-Token': f.secret,
+      'X-Gitlab-Event-UUID': '13792a34-cac6-4fda-95a8-c58e00a3954e',
+    });
+    expect(verify(f, headers, body)).toEqual({
+      ok: true,
+      deliveryId: '13792a34-cac6-4fda-95a8-c58e00a3954e',
+    });
+  });
+
+  it('rejects another token without echoing either token', () => {
+    const headers = received({ 'X-Gitlab-Token': f.otherSecret });
+    expect(verify(f, headers, body)).toEqual({ ok: false, reason: 'token mismatch' });
+  });
+
+  it('rejects a token that only starts like the secret', () => {
+    const headers = received({ 'X-Gitlab-Token': f.secret.slice(0, -1) });
+    expect(verify(f, headers, body).ok).toBe(false);
+  });
+
+  it('cannot detect a changed body: the token does not cover it (a GitLab limitation)', () => {
+    const headers = received({ 'X-Gitlab-Token': f.secret });
+    expect(verify(f, headers, f.body('something else')).ok).toBe(true);
+  });
+
+  it('sends the token and the event UUID, and refuses to sign with no secret', () => {
+    expect(gitlab.sign({ body, secret: f.secret, timestamp: 0, id: 'g-1', options: null })).toEqual(
+      {
+        'X-Gitlab-Token': f.secret,
+        'X-Gitlab-Event-UUID': 'g-1',
+      },
+    );
+    expect(() => gitlab.sign({ body, secret: '', timestamp: 0, id: 'g-1', options: null })).toThrow(
+      SigningError,
+    );
+  });
+});
