@@ -16,9 +16,7 @@ export interface VerifyInput {
   options: GenericHmacOptions | null;
 }
 
-export type Verification =
-  | { ok: true; deliveryId: string | null }
-  | { ok: false; reason: string };
+export type Verification = { ok: true; deliveryId: string | null } | { ok: false; reason: string };
 
 export interface SignInput {
   body: Buffer;
