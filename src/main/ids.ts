@@ -1,0 +1,26 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+
+const UID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Monotonic so that IDs minted in the same millisecond still sort in arrival order. */
+const nextUlid = monotonicFactory();
+
+function randomAlphanumeric(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += UID_ALPHABET[randomInt(UID_ALPHABET.length)];
+  return out;
+}
+
+export const newWebhookUid = (): string => `wh_${randomAlphanumeric(24)}`;
+export const newDeliveryId = (now = Date.now()): string => `dlv_${nextUlid(now)}`;
+export const newRunId = (now = Date.now()): string => `run_${nextUlid(now)}`;
+export const newAutomationId = (): string => `aut_${nextUlid()}`;
+export const newTokenId = (): string => `tok_${nextUlid()}`;
+
+/** 32 random bytes, base64url: the shape of every secret the relay generates (PRODUCT.md §4). */
+export const newSecretValue = (): string => randomBytes(32).toString('base64url');
+
+/** Standard Webhooks secrets: `whsec_` + base64 of 24 random bytes (PRODUCT.md §4). */
+export const newStandardWebhooksSecret = (): string =>
+  `whsec_${randomBytes(24).toString('base64')}`;

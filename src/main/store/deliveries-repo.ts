@@ -1,0 +1,89 @@
+import type { DeliveryLabel } from '../../shared/labels.js';
+import type { Db } from './db.js';
+
+export type IdentitySource =
+  'delivery-id-header' | 'provider-header' | 'x-service-delivery-id' | 'body-sha256';
+
+export interface DeliveryRecord {
+  id: string;
+  webhookUid: string;
+  label: DeliveryLabel;
+  size: number;
+  receivedAt: number;
+  identity: string | null;
+  identitySource: IdentitySource | null;
+  clientAddress: string | null;
+  reason: string | null;
+  duplicateOf: string | null;
+  replayOf: string | null;
+  runIds: string[];
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_uid: string;
+  label: DeliveryLabel;
+  size: number;
+  received_at: number;
+  identity: string | null;
+  identity_source: IdentitySource | null;
+  client_address: string | null;
+  reason: string | null;
+  duplicate_of: string | null;
+  replay_of: string | null;
+  run_ids: string | null;
+}
+
+const toRecord = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  webhookUid: r.webhook_uid,
+  label: r.label,
+  size: r.size,
+  receivedAt: r.received_at,
+  identity: r.identity,
+  identitySource: r.identity_source,
+  clientAddress: r.client_address,
+  reason: r.reason,
+  duplicateOf: r.duplicate_of,
+  replayOf: r.replay_of,
+  runIds: r.run_ids ? r.run_ids.split(',') : [],
+});
+
+const SELECT_WITH_RUNS = `
+  SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids
+  FROM deliveries d`;
+
+export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
+
+/** The read side of the delivery log; writes go through the delivery writer only. */
+export function createDeliveriesRepository(db: Db) {
+  const page = db.prepare<[string, string | null, string | null, number], DeliveryRow>(
+    `${SELECT_WITH_RUNS} WHERE d.webhook_uid = ? AND (? IS NULL OR d.id < ?) ORDER BY d.id DESC LIMIT ?`,
+  );
+  const one = db.prepare<[string], DeliveryRow>(`${SELECT_WITH_RUNS} WHERE d.id = ?`);
+  const payload = db.prepare<[string], { body: Buffer }>(
+    'SELECT body FROM payloads WHERE delivery_id = ?',
+  );
+  const countSince = db.prepare<[number], { n: number }>(
+    'SELECT count(*) AS n FROM deliveries WHERE received_at >= ?',
+  );
+
+  return {
+    /** Newest first; `before` is the ID of the last row of the previous page. */
+    page: (
+      webhookUid: string,
+      limit: number,
+      before: string | null,
+    ): { items: DeliveryRecord[]; nextBefore: string | null } => {
+      const rows = page.all(webhookUid, before, before, limit + 1);
+      const items = rows.slice(0, limit).map(toRecord);
+      return { items, nextBefore: rows.length > limit ? items[items.length - 1]!.id : null };
+    },
+    get: (id: string): DeliveryRecord | null => {
+      const row = one.get(id);
+      return row ? toRecord(row) : null;
+    },
+    payload: (id: string): Buffer | null => payload.get(id)?.body ?? null,
+    countSince: (since: number): number => countSince.get(since)!.n,
+  };
+}

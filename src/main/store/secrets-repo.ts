@@ -1,0 +1,72 @@
+import type { Db } from './db.js';
+
+export interface SecretRecord {
+  factoryId: string;
+  name: string;
+  fingerprint: string;
+  createdAt: number;
+  rotatedAt: number | null;
+}
+
+interface SecretRow {
+  factory_id: string;
+  name: string;
+  fingerprint: string;
+  created_at: number;
+  rotated_at: number | null;
+}
+
+const toRecord = (r: SecretRow): SecretRecord => ({
+  factoryId: r.factory_id,
+  name: r.name,
+  fingerprint: r.fingerprint,
+  createdAt: r.created_at,
+  rotatedAt: r.rotated_at,
+});
+
+export type SecretsRepository = ReturnType<typeof createSecretsRepository>;
+
+export function createSecretsRepository(db: Db) {
+  const all = db.prepare<[], SecretRow>('SELECT * FROM secrets ORDER BY factory_id, name');
+  const byFactory = db.prepare<[string], SecretRow>(
+    'SELECT * FROM secrets WHERE factory_id = ? ORDER BY name',
+  );
+  const one = db.prepare<[string, string], SecretRow>(
+    'SELECT * FROM secrets WHERE factory_id = ? AND name = ?',
+  );
+  const insert = db.prepare(
+    'INSERT INTO secrets (factory_id, name, fingerprint, created_at) VALUES (@factoryId, @name, @fingerprint, @createdAt)',
+  );
+  const rotate = db.prepare(
+    'UPDATE secrets SET fingerprint = @fingerprint, rotated_at = @rotatedAt WHERE factory_id = @factoryId AND name = @name',
+  );
+  const remove = db.prepare('DELETE FROM secrets WHERE factory_id = ? AND name = ?');
+
+  return {
+    all: (): SecretRecord[] => all.all().map(toRecord),
+    list: (factoryId: string): SecretRecord[] => byFactory.all(factoryId).map(toRecord),
+    get: (factoryId: string, name: string): SecretRecord | null => {
+      const row = one.get(factoryId, name);
+      return row ? toRecord(row) : null;
+    },
+    insert: (r: {
+      factoryId: string;
+      name: string;
+      fingerprint: string;
+      createdAt: number;
+    }): void => {
+      insert.run(r);
+    },
+    rotate: (r: {
+      factoryId: string;
+      name: string;
+      fingerprint: string;
+      rotatedAt: number;
+    }): void => {
+      rotate.run(r);
+    },
+    remove: (factoryId: string, name: string): void => {
+      remove.run(factoryId, name);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { Role } from '../../shared/contract/define.js';
+import type { Db } from './db.js';
+
+export interface ApiTokenRecord {
+  id: string;
+  name: string;
+  role: Role;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  role: Role;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+const toRecord = (r: TokenRow): ApiTokenRecord => ({
+  id: r.id,
+  name: r.name,
+  role: r.role,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+});
+
+export type TokensRepository = ReturnType<typeof createTokensRepository>;
+
+/** Minted admin tokens and UI sessions; both are kept as SHA-256 hashes, never as values. */
+export function createTokensRepository(db: Db) {
+  const list = db.prepare<[], TokenRow>(
+    'SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at',
+  );
+  const byHash = db.prepare<[string], TokenRow>(
+    'SELECT * FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
+  );
+  const insert = db.prepare(
+    'INSERT INTO api_tokens (id, name, role, token_hash, created_at) VALUES (@id, @name, @role, @hash, @createdAt)',
+  );
+  const touch = db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+  const revoke = db.prepare(
+    'UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  );
+  const insertSession = db.prepare(
+    'INSERT INTO sessions (id_hash, role, created_at, expires_at) VALUES (@hash, @role, @createdAt, @expiresAt)',
+  );
+  const session = db.prepare<[string, number], { role: Role }>(
+    'SELECT role FROM sessions WHERE id_hash = ? AND expires_at > ?',
+  );
+  const deleteSession = db.prepare('DELETE FROM sessions WHERE id_hash = ?');
+  const pruneSessions = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+
+  return {
+    list: (): ApiTokenRecord[] => list.all().map(toRecord),
+    findByHash: (hash: string): ApiTokenRecord | null => {
+      const row = byHash.get(hash);
+      return row ? toRecord(row) : null;
+    },
+    insert: (t: {
+      id: string;
+      name: string;
+      role: Role;
+      hash: string;
+      createdAt: number;
+    }): void => {
+      insert.run(t);
+    },
+    touch: (id: string, at: number): void => {
+      touch.run(at, id);
+    },
+    revoke: (id: string, at: number): boolean => revoke.run(at, id).changes === 1,
+    insertSession: (s: {
+      hash: string;
+      role: Role;
+      createdAt: number;
+      expiresAt: number;
+    }): void => {
+      insertSession.run(s);
+    },
+    sessionRole: (hash: string, now: number): Role | null => session.get(hash, now)?.role ?? null,
+    deleteSession: (hash: string): void => {
+      deleteSession.run(hash);
+    },
+    pruneSessions: (now: number): void => {
+      pruneSessions.run(now);
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
+import type { AuthMode } from '../../shared/contract/webhooks.js';
+import type { Db } from './db.js';
+
+export interface WebhookRecord {
+  uid: string;
+  factoryId: string;
+  name: string;
+  authMode: AuthMode;
+  signatureScheme: SignatureSchemeName | null;
+  signatureOptions: GenericHmacOptions | null;
+  secretName: string;
+  deliveryIdHeader: string | null;
+  enabled: boolean;
+  createdAt: number;
+  deletedAt: number | null;
+}
+
+interface WebhookRow {
+  uid: string;
+  factory_id: string;
+  name: string;
+  auth_mode: AuthMode;
+  signature_scheme: SignatureSchemeName | null;
+  signature_options: string | null;
+  secret_name: string;
+  delivery_id_header: string | null;
+  enabled: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+const toRecord = (r: WebhookRow): WebhookRecord => ({
+  uid: r.uid,
+  factoryId: r.factory_id,
+  name: r.name,
+  authMode: r.auth_mode,
+  signatureScheme: r.signature_scheme,
+  signatureOptions: r.signature_options
+    ? (JSON.parse(r.signature_options) as GenericHmacOptions)
+    : null,
+  secretName: r.secret_name,
+  deliveryIdHeader: r.delivery_id_header,
+  enabled: r.enabled === 1,
+  createdAt: r.created_at,
+  deletedAt: r.deleted_at,
+});
+
+export type NewWebhook = Omit<WebhookRecord, 'deletedAt'>;
+export type WebhookChanges = Partial<Pick<WebhookRecord, 'name' | 'enabled' | 'deliveryIdHeader'>>;
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
+
+export function createWebhooksRepository(db: Db) {
+  const live = db.prepare<[], WebhookRow>(
+    'SELECT * FROM webhooks WHERE deleted_at IS NULL ORDER BY created_at, uid',
+  );
+  const liveInFactory = db.prepare<[string], WebhookRow>(
+    'SELECT * FROM webhooks WHERE factory_id = ? AND deleted_at IS NULL ORDER BY created_at, uid',
+  );
+  const one = db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE uid = ?');
+  const byName = db.prepare<[string, string], WebhookRow>(
+    'SELECT * FROM webhooks WHERE factory_id = ? AND name = ? AND deleted_at IS NULL',
+  );
+  const countLive = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM webhooks WHERE factory_id = ? AND deleted_at IS NULL',
+  );
+  const usingSecret = db.prepare<[string, string], WebhookRow>(
+    'SELECT * FROM webhooks WHERE factory_id = ? AND secret_name = ? AND deleted_at IS NULL ORDER BY name',
+  );
+  const insert = db.prepare(`
+    INSERT INTO webhooks (uid, factory_id, name, auth_mode, signature_scheme, signature_options, secret_name,
+                          delivery_id_header, enabled, created_at)
+    VALUES (@uid, @factoryId, @name, @authMode, @signatureScheme, @signatureOptions, @secretName,
+            @deliveryIdHeader, @enabled, @createdAt)`);
+  const update = db.prepare(`
+    UPDATE webhooks SET name = @name, enabled = @enabled, delivery_id_header = @deliveryIdHeader
+    WHERE uid = @uid AND deleted_at IS NULL`);
+  const softDelete = db.prepare(
+    'UPDATE webhooks SET deleted_at = ? WHERE uid = ? AND deleted_at IS NULL',
+  );
+
+  const get = (uid: string): WebhookRecord | null => {
+    const row = one.get(uid);
+    return row ? toRecord(row) : null;
+  };
+
+  return {
+    live: (): WebhookRecord[] => live.all().map(toRecord),
+    list: (factoryId: string): WebhookRecord[] => liveInFactory.all(factoryId).map(toRecord),
+    get,
+    findByName: (factoryId: string, name: string): WebhookRecord | null => {
+      const row = byName.get(factoryId, name);
+      return row ? toRecord(row) : null;
+    },
+    countLive: (factoryId: string): number => countLive.get(factoryId)!.n,
+    usingSecret: (factoryId: string, secretName: string): WebhookRecord[] =>
+      usingSecret.all(factoryId, secretName).map(toRecord),
+    insert: (w: NewWebhook): void => {
+      insert.run({
+        ...w,
+        signatureOptions: w.signatureOptions ? JSON.stringify(w.signatureOptions) : null,
+        enabled: w.enabled ? 1 : 0,
+      });
+    },
+    update: (uid: string, changes: WebhookChanges): WebhookRecord | null => {
+      const current = get(uid);
+      if (!current || current.deletedAt !== null) return null;
+      const next = { ...current, ...changes };
+      update.run({
+        uid,
+        name: next.name,
+        enabled: next.enabled ? 1 : 0,
+        deliveryIdHeader: next.deliveryIdHeader,
+      });
+      return get(uid);
+    },
+    softDelete: (uid: string, at: number): boolean => softDelete.run(at, uid).changes === 1,
+  };
+}
