@@ -1,0 +1,127 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { SecretStore } from './secret-store.js';
+
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  entries: z.record(z.string(), z.object({ iv: z.string(), tag: z.string(), data: z.string() })),
+});
+type SecretsFile = z.infer<typeof fileSchema>;
+
+/** Writes so that a crash leaves either the old file or the new one, never half of each. */
+function writeFileDurably(path: string, content: string): void {
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/**
+ * The master key: HOOKPORT_MASTER_KEY (32 bytes, base64 or hex) when set, else a 0600 key file
+ * created beside the store on first use.
+ */
+export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Buffer {
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const key = /^[0-9a-fA-F]{64}$/.test(fromEnv)
+      ? Buffer.from(fromEnv, 'hex')
+      : Buffer.from(fromEnv, 'base64');
+    if (key.length !== KEY_BYTES) {
+      throw new Error('HOOKPORT_MASTER_KEY must be 32 bytes written as 64 hex digits or base64.');
+    }
+    return key;
+  }
+  const keyFile = join(dataDir, 'master.key');
+  if (!existsSync(keyFile)) writeFileDurably(keyFile, randomBytes(KEY_BYTES).toString('base64'));
+  const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+  if (key.length !== KEY_BYTES) throw new Error(`${keyFile} does not hold a 32-byte base64 key.`);
+  return key;
+}
+
+/**
+ * AES-256-GCM, one fresh IV per value, the account name as associated data so a ciphertext
+ * cannot be moved to another account unnoticed.
+ */
+export class EncryptedFileSecretStore implements SecretStore {
+  readonly backend = 'file' as const;
+  readonly description: string;
+  private readonly path: string;
+  private readonly key: Buffer;
+
+  constructor(dataDir: string, key: Buffer) {
+    this.path = join(dataDir, 'secrets.enc');
+    this.key = key;
+    this.description = `encrypted file ${this.path}`;
+  }
+
+  get(account: string): Promise<string | null> {
+    const entry = this.read().entries[account];
+    if (!entry) return Promise.resolve(null);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(entry.iv, 'base64'));
+    decipher.setAAD(Buffer.from(account, 'utf8'));
+    decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
+    try {
+      const plain = Buffer.concat([
+        decipher.update(Buffer.from(entry.data, 'base64')),
+        decipher.final(),
+      ]);
+      return Promise.resolve(plain.toString('utf8'));
+    } catch {
+      return Promise.reject(
+        new Error(
+          `Secret ${account} cannot be decrypted: the master key is not the one it was stored with.`,
+        ),
+      );
+    }
+  }
+
+  set(account: string, value: string): Promise<void> {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(account, 'utf8'));
+    const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    const file = this.read();
+    file.entries[account] = {
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: data.toString('base64'),
+    };
+    this.write(file);
+    return Promise.resolve();
+  }
+
+  delete(account: string): Promise<void> {
+    const file = this.read();
+    if (account in file.entries) {
+      delete file.entries[account];
+      this.write(file);
+    }
+    return Promise.resolve();
+  }
+
+  private read(): SecretsFile {
+    if (!existsSync(this.path)) return { version: 1, entries: {} };
+    return fileSchema.parse(JSON.parse(readFileSync(this.path, 'utf8')));
+  }
+
+  private write(file: SecretsFile): void {
+    writeFileDurably(this.path, JSON.stringify(file));
+  }
+}

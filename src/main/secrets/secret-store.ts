@@ -1,0 +1,12 @@
+/** Where secret values live. SQLite never holds a value; only this does. */
+export interface SecretStore {
+  readonly backend: 'keychain' | 'file';
+  /** Human description for the status line and start-up output, e.g. a file path. */
+  readonly description: string;
+  get(account: string): Promise<string | null>;
+  set(account: string, value: string): Promise<void>;
+  delete(account: string): Promise<void>;
+}
+
+/** Keychain account naming of PRODUCT.md §5: `<factory>/<name>` under service `hookport`. */
+export const secretAccount = (factoryId: string, name: string): string => `${factoryId}/${name}`;

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
+import { secretAccount, type SecretStore } from './secret-store.js';
+
+/** 8 hex digits of SHA-256: enough to tell two values apart on screen, far too little to recover one. */
+export const fingerprintOf = (value: string): string =>
+  createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
+
+/**
+ * Named team secrets: names and fingerprints in SQLite, values in the secret store, and every
+ * value cached in memory so the ingress never waits on a keychain.
+ */
+export class TeamSecrets {
+  private readonly cache = new Map<string, string>();
+
+  constructor(
+    private readonly repo: SecretsRepository,
+    private readonly store: SecretStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get backend(): SecretStore['backend'] {
+    return this.store.backend;
+  }
+
+  get description(): string {
+    return this.store.description;
+  }
+
+  /** Warms the cache at start; a secret whose value is missing from the store is reported, not hidden. */
+  async load(): Promise<string[]> {
+    const missing: string[] = [];
+    for (const record of this.repo.all()) {
+      const account = secretAccount(record.factoryId, record.name);
+      const value = await this.store.get(account);
+      if (value === null) missing.push(account);
+      else this.cache.set(account, value);
+    }
+    return missing;
+  }
+
+  /** The ingress hot path: memory only. */
+  cachedValue(factoryId: string, name: string): string | undefined {
+    return this.cache.get(secretAccount(factoryId, name));
+  }
+
+  get(factoryId: string, name: string): SecretRecord | null {
+    return this.repo.get(factoryId, name);
+  }
+
+  list(factoryId: string): SecretRecord[] {
+    return this.repo.list(factoryId);
+  }
+
+  async create(factoryId: string, name: string, value: string): Promise<SecretRecord> {
+    const account = secretAccount(factoryId, name);
+    // Value first: a row must never point at a value that was not stored.
+    await this.store.set(account, value);
+    try {
+      this.repo.insert({
+        factoryId,
+        name,
+        fingerprint: fingerprintOf(value),
+        createdAt: this.now(),
+      });
+    } catch (error) {
+      await this.store.delete(account);
+      throw error;
+    }
+    this.cache.set(account, value);
+    return this.repo.get(factoryId, name)!;
+  }
+
+  /** Once this returns, the ingress only accepts the new value: no overlap window. */
+  async rotate(factoryId: string, name: string, value: string): Promise<SecretRecord> {
+    const account = secretAccount(factoryId, name);
+    await this.store.set(account, value);
+    this.cache.set(account, value);
+    this.repo.rotate({ factoryId, name, fingerprint: fingerprintOf(value), rotatedAt: this.now() });
+    return this.repo.get(factoryId, name)!;
+  }
+
+  async remove(factoryId: string, name: string): Promise<void> {
+    const account = secretAccount(factoryId, name);
+    this.repo.remove(factoryId, name);
+    this.cache.delete(account);
+    await this.store.delete(account);
+  }
+}
