@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { deliveryMethods } from './deliveries.js';
+import { factoryMethods } from './factories.js';
+import { relayMethods } from './relay.js';
+import { tokenMethods } from './tokens.js';
+import { webhookMethods } from './webhooks.js';
+
+/** Every management call, once. Both transports (HTTP, IPC) and the client are derived from this. */
+export const contract = {
+  ...factoryMethods,
+  ...webhookMethods,
+  ...deliveryMethods,
+  ...tokenMethods,
+  ...relayMethods,
+};
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+/** What a caller may send (before defaults apply). */
+export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
+/** What a handler receives (after validation and defaults). */
+export type ParsedInput<M extends MethodName> = z.output<Contract[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>;
+
+export const methodNames = Object.keys(contract) as MethodName[];
+
+export { roleAllows, type Role, type MethodDef } from './define.js';
