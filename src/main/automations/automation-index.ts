@@ -1,0 +1,58 @@
+import { evaluateFilter } from '../../shared/filter/index.js';
+import type { PlannedRun } from '../store/delivery-writer.js';
+import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import { buildRunInput } from '../runs/run-input.js';
+
+/**
+ * Enabled automations by the webhook UIDs their triggers select, held in memory so that
+ * planning runs on the accept path costs a map lookup plus the filters of those automations.
+ */
+export class AutomationIndex {
+  private byWebhook = new Map<string, AutomationRecord[]>();
+
+  constructor(private readonly repo: AutomationsRepository) {
+    this.reload();
+  }
+
+  reload(): void {
+    const index = new Map<string, AutomationRecord[]>();
+    for (const automation of this.repo.all()) {
+      if (!automation.enabled) continue;
+      const uids = new Set(automation.triggers.flatMap((t) => t.filter.webhook_ids));
+      for (const uid of uids) {
+        const list = index.get(uid) ?? [];
+        list.push(automation);
+        index.set(uid, list);
+      }
+    }
+    this.byWebhook = index;
+  }
+
+  /** One run per automation that has at least one trigger selecting the webhook whose filter matches. */
+  plan(
+    webhook: WebhookRecord,
+    deliveryId: string,
+    payload: unknown,
+    newRunId: () => string,
+  ): PlannedRun[] {
+    const candidates = this.byWebhook.get(webhook.uid);
+    if (!candidates) return [];
+    const runs: PlannedRun[] = [];
+    for (const automation of candidates) {
+      const fires = automation.triggers.some(
+        (t) =>
+          t.filter.webhook_ids.includes(webhook.uid) &&
+          evaluateFilter(t.filter.payload, payload).matched,
+      );
+      if (fires) {
+        runs.push({
+          id: newRunId(),
+          automationId: automation.id,
+          input: buildRunInput(automation.prompt, webhook, deliveryId),
+        });
+      }
+    }
+    return runs;
+  }
+}

@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  REQUEST_TIMEOUT_MS,
+} from '../ingress/limits.js';
+
+export interface Listener {
+  server: Server;
+  port: number;
+  host: string;
+  /** Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+const BAD_REQUEST = JSON.stringify({
+  error: { code: 'bad_request', message: 'Malformed HTTP request.' },
+});
+
+/**
+ * A Node HTTP server hardened against slow or malformed senders: headers must arrive within
+ * 10 s and the whole request within 30 s, and a request Node's parser refuses (a lying
+ * Content-Length, bad chunking) gets a JSON 400 rather than a dropped socket.
+ */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+export async function listen(handler: Handler, host: string, port: number): Promise<Listener> {
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+      maxHeaderSize: 16 * 1024,
+    },
+    (req, res) => void handler(req, res),
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 408
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? 431
+          : 400;
+    const reason =
+      status === 408
+        ? 'Request Timeout'
+        : status === 431
+          ? 'Request Header Fields Too Large'
+          : 'Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST)}\r\nConnection: close\r\n\r\n${BAD_REQUEST}`,
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    port: address.port,
+    host,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

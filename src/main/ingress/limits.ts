@@ -1,0 +1,14 @@
+/** The seed's limits (§8) and PRODUCT.md's choices where the seed leaves a number open. */
+export const MAX_BODY_BYTES = 262_144;
+export const DELIVERIES_PER_MINUTE = 60;
+export const RATE_WINDOW_MS = 60_000;
+export const FAILED_AUTH_BUDGET = 20;
+export const FAILED_AUTH_WINDOW_MS = 5 * 60_000;
+export const WEBHOOKS_PER_FACTORY = 20;
+export const DEDUPE_WINDOW_MS = 7 * 24 * 60 * 60_000;
+
+/** Slow senders: headers within 10 s (checked every second), the whole request within 30 s. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { IdentitySource } from '../../store/deliveries-repo.js';
+import type { DistinctHeaders } from '../schemes/scheme.js';
+
+export interface DeliveryIdentity {
+  identity: string;
+  source: IdentitySource;
+}
+
+/** Longer header values are hashed so a sender cannot make dedupe keys arbitrarily large. */
+const MAX_IDENTITY_LENGTH = 200;
+
+const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+function fromHeader(headers: DistinctHeaders, name: string | null): string | null {
+  if (name === null) return null;
+  const value = headers[name.toLowerCase()]?.[0]?.trim();
+  if (!value) return null;
+  return value.length > MAX_IDENTITY_LENGTH ? `sha256:${sha256(value)}` : value;
+}
+
+/**
+ * First present of: the webhook's delivery-ID header, the scheme's delivery header,
+ * X-Service-Delivery-Id, a SHA-256 of the raw body (PRODUCT.md §3). Scoped per webhook by the caller.
+ */
+export function deliveryIdentity(
+  headers: DistinctHeaders,
+  body: Buffer,
+  webhookHeader: string | null,
+  providerDeliveryId: string | null,
+): DeliveryIdentity {
+  const configured = fromHeader(headers, webhookHeader);
+  if (configured) return { identity: configured, source: 'delivery-id-header' };
+  if (providerDeliveryId) {
+    const provider =
+      providerDeliveryId.length > MAX_IDENTITY_LENGTH
+        ? `sha256:${sha256(providerDeliveryId)}`
+        : providerDeliveryId;
+    return { identity: provider, source: 'provider-header' };
+  }
+  const service = fromHeader(headers, 'x-service-delivery-id');
+  if (service) return { identity: service, source: 'x-service-delivery-id' };
+  return { identity: `sha256:${sha256(body)}`, source: 'body-sha256' };
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyResult =
+  { kind: 'ok'; body: Buffer } | { kind: 'too-large'; size: number } | { kind: 'aborted' };
+
+/**
+ * Reads the raw body up to `limit` bytes. A declared length over the limit is refused before
+ * reading; a streamed body stops being read at the chunk that crosses it, so no more than
+ * limit + one chunk is ever held.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.resolve({ kind: 'too-large', size: Number(declared) });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const settle = (result: BodyResult): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      if (total > limit) {
+        req.pause();
+        settle({ kind: 'too-large', size: total });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => settle({ kind: 'ok', body: Buffer.concat(chunks, total) });
+    const onClose = (): void => {
+      if (!req.complete) settle({ kind: 'aborted' });
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onClose);
+  });
+}
