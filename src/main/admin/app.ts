@@ -1,0 +1,161 @@
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { ApiError } from '../../shared/errors.js';
+import type { EventBus } from '../events.js';
+import { describeError, type Logger } from '../log.js';
+import type { Caller, ServiceHandlers } from '../service/handlers.js';
+import type { AdminAuth } from './auth.js';
+import { EventStreams } from './event-stream.js';
+import { loopbackGuard } from './guard.js';
+import { mountContractRoutes } from './http-transport.js';
+import { staticUi } from './static-ui.js';
+
+export const SESSION_COOKIE = 'hookport_session';
+const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+
+export interface AdminDeps {
+  service: ServiceHandlers;
+  auth: AdminAuth;
+  events: EventBus;
+  /** The built UI (out/renderer), or null when serving the API alone. */
+  uiDir: string | null;
+  /** The port this app is bound to, for the Host check; known once the listener is up. */
+  port: () => number;
+  log: Logger;
+}
+
+export interface AdminApp {
+  app: Koa;
+  streams: EventStreams;
+}
+
+const UNAUTHENTICATED =
+  'Send "Authorization: Bearer <admin token>", or open the login link that `hookport serve` printed.';
+
+/** The loopback admin listener: management API, login, event stream and the UI. */
+export function createAdminApp(deps: AdminDeps): AdminApp {
+  const app = new Koa();
+  app.silent = true;
+  const streams = new EventStreams(deps.events);
+
+  const authenticate = (ctx: Context): Caller => {
+    const header = ctx.get('authorization');
+    if (header !== '') {
+      const match = /^Bearer[ ]+(\S+)$/i.exec(header);
+      const role = match ? deps.auth.roleForToken(match[1]!) : null;
+      if (!role)
+        throw new ApiError('unauthorized', 'That admin token is not valid. ' + UNAUTHENTICATED);
+      return { role };
+    }
+    const session = ctx.cookies.get(SESSION_COOKIE);
+    const role = session ? deps.auth.roleForSession(session) : null;
+    if (!role) throw new ApiError('unauthorized', UNAUTHENTICATED);
+    return { role };
+  };
+
+  const setSession = (ctx: Context, role: Caller['role']): void => {
+    ctx.cookies.set(SESSION_COOKIE, deps.auth.startSession(role), {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      maxAge: SESSION_MAX_AGE_MS,
+      overwrite: true,
+    });
+  };
+
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('X-Frame-Options', 'DENY');
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new ApiError('not_found', `Nothing at ${ctx.method} ${ctx.path}.`);
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.code === 'internal')
+        deps.log.error(`[admin] ${ctx.method} ${ctx.path}: ${describeError(error)}`);
+      ctx.status = apiError.status;
+      ctx.body = apiError.toBody();
+    }
+  });
+  app.use(loopbackGuard(deps.port));
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
+    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+    if (hasBody && !['GET', 'HEAD'].includes(ctx.method) && !ctx.is('application/json')) {
+      throw new ApiError(
+        'invalid_input',
+        'Send the request body as JSON (Content-Type: application/json).',
+      );
+    }
+    await next();
+  });
+  app.use(
+    koaBody({
+      jsonLimit: '1mb',
+      jsonStrict: true,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      onError: () => {
+        throw new ApiError('invalid_input', 'The request body is not valid JSON.');
+      },
+    }),
+  );
+
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.body = { ok: true };
+  });
+  router.get('/login', (ctx) => {
+    const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
+    const role = token ? deps.auth.redeemLogin(token) : null;
+    if (!role) {
+      ctx.status = 401;
+      ctx.type = 'text/plain';
+      ctx.body =
+        'This login link is not valid or was already used. Restart `hookport serve` for a fresh link, or sign in with the admin token.';
+      return;
+    }
+    setSession(ctx, role);
+    ctx.status = 303;
+    ctx.redirect('/');
+  });
+  router.post('/api/session', (ctx) => {
+    const token = (ctx.request.body as { token?: unknown } | undefined)?.token;
+    const role = typeof token === 'string' ? deps.auth.roleForToken(token) : null;
+    if (!role) throw new ApiError('unauthorized', 'That admin token is not valid.', 'token');
+    setSession(ctx, role);
+    ctx.body = { role };
+  });
+  router.delete('/api/session', (ctx) => {
+    const session = ctx.cookies.get(SESSION_COOKIE);
+    if (session) deps.auth.endSession(session);
+    ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
+    ctx.body = { ok: true };
+  });
+  router.get('/api/events', (ctx) => {
+    authenticate(ctx);
+    streams.attach(ctx);
+  });
+  mountContractRoutes(router, deps.service, authenticate);
+
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+  app.use(staticUi(deps.uiDir));
+  return { app, streams };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(
+      'invalid_input',
+      status === 413 ? 'The request body is too large (1 MB at most).' : 'Bad request.',
+    );
+  }
+  return new ApiError('internal', 'The relay hit an internal error; the log has the details.');
+}

@@ -1,0 +1,35 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { contract, methodNames } from '../../shared/contract/index.js';
+import { ApiError } from '../../shared/errors.js';
+import { dispatch } from '../service/dispatch.js';
+import type { Caller, ServiceHandlers } from '../service/handlers.js';
+
+/** Resolves the caller or answers 401; shared with the event stream. */
+export type Authenticate = (ctx: Context) => Caller;
+
+function requestInput(ctx: Context): Record<string, unknown> {
+  const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
+  if (ctx.method === 'GET' || ctx.method === 'DELETE') return { ...ctx.query, ...params };
+  const body = (ctx.request as { body?: unknown }).body;
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new ApiError('invalid_input', 'The request body must be a JSON object.');
+  }
+  return { ...(body as Record<string, unknown> | undefined), ...params };
+}
+
+/** The HTTP transport: one route per contract method, generated, holding no logic of its own. */
+export function mountContractRoutes(
+  router: Router,
+  service: ServiceHandlers,
+  authenticate: Authenticate,
+): void {
+  for (const name of methodNames) {
+    const { http } = contract[name];
+    router.register(http.path, [http.method], async (ctx) => {
+      const caller = authenticate(ctx);
+      ctx.body = await dispatch(service, name, requestInput(ctx), caller);
+      ctx.status = http.status ?? 200;
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import type { EventBus } from '../events.js';
+import type { WebhookDirectory } from '../ingress/webhook-directory.js';
+import type { TeamSecrets } from '../secrets/team-secrets.js';
+import type { DeliveriesRepository } from '../store/deliveries-repo.js';
+import type { FactoriesRepository } from '../store/factories-repo.js';
+import type { TokensRepository } from '../store/tokens-repo.js';
+import type { WebhooksRepository } from '../store/webhooks-repo.js';
+import type { RelaySettings } from './relay-settings.js';
+import type { SerialQueue } from './serial-queue.js';
+
+export interface ServiceDeps {
+  factories: FactoriesRepository;
+  webhooks: WebhooksRepository;
+  deliveries: DeliveriesRepository;
+  tokens: TokensRepository;
+  secrets: TeamSecrets;
+  directory: WebhookDirectory;
+  settings: RelaySettings;
+  events: EventBus;
+  /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
+  writes: SerialQueue;
+  limits: { webhooksPerFactory: number };
+  version: string;
+  now: () => number;
+}

@@ -1,0 +1,188 @@
+import { ApiError } from '../../shared/errors.js';
+import { newWebhookUid } from '../ids.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { ServiceDeps } from './deps.js';
+import type { ServiceHandlers } from './handlers.js';
+import { webhookJson } from './to-json.js';
+import { assertUrlSafe, chooseSecretValue } from './webhook-secrets.js';
+
+type WebhookHandlers = Pick<
+  ServiceHandlers,
+  | 'webhooks.list'
+  | 'webhooks.create'
+  | 'webhooks.get'
+  | 'webhooks.update'
+  | 'webhooks.rotate'
+  | 'webhooks.delete'
+>;
+
+export function requireFactory(deps: ServiceDeps, id: string) {
+  const factory = deps.factories.get(id);
+  if (!factory) throw new ApiError('not_found', `No factory "${id}".`, 'factory');
+  return factory;
+}
+
+export function requireLiveWebhook(deps: ServiceDeps, uid: string): WebhookRecord {
+  const webhook = deps.webhooks.get(uid);
+  if (!webhook || webhook.deletedAt !== null) throw new ApiError('not_found', `No webhook ${uid}.`);
+  return webhook;
+}
+
+export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
+  const changed = (uid: string): void => {
+    deps.directory.refresh(uid);
+    deps.events.emit({ type: 'changed', resource: 'webhooks' });
+  };
+
+  return {
+    'webhooks.list': ({ factory }) => {
+      requireFactory(deps, factory);
+      return Promise.resolve({
+        items: deps.webhooks.list(factory).map((w) => webhookJson(w, deps.settings)),
+      });
+    },
+
+    'webhooks.get': ({ uid }) =>
+      Promise.resolve(webhookJson(requireLiveWebhook(deps, uid), deps.settings)),
+
+    'webhooks.create': (input) =>
+      deps.writes.run(async () => {
+        const factory = requireFactory(deps, input.factory);
+        const scheme = input.signatureScheme ?? null;
+        if (input.authMode === 'signature') {
+          if (!scheme) {
+            throw new ApiError(
+              'invalid_input',
+              'signatureScheme: required when authMode is "signature"',
+              'signatureScheme',
+            );
+          }
+          if ((scheme === 'hmac-sha256') !== (input.signatureOptions !== undefined)) {
+            throw new ApiError(
+              'invalid_input',
+              scheme === 'hmac-sha256'
+                ? 'signatureOptions: the hmac-sha256 scheme needs {header, encoding, prefix}'
+                : 'signatureOptions: only the hmac-sha256 scheme takes options',
+              'signatureOptions',
+            );
+          }
+        } else if (scheme || input.signatureOptions) {
+          throw new ApiError(
+            'invalid_input',
+            'signatureScheme: only for authMode "signature"',
+            'signatureScheme',
+          );
+        }
+        if (deps.webhooks.findByName(factory.id, input.name)) {
+          throw new ApiError(
+            'conflict',
+            `name: a webhook named "${input.name}" already exists`,
+            'name',
+          );
+        }
+        const limit = deps.limits.webhooksPerFactory;
+        if (deps.webhooks.countLive(factory.id) >= limit) {
+          throw new ApiError(
+            'limit_reached',
+            `This factory already has ${limit} webhooks, the most it may have. Delete one first.`,
+          );
+        }
+
+        const secretName = input.secretName ?? `webhook-${input.name}`;
+        let revealed: string | null = null;
+        let createdSecret = false;
+        if (deps.secrets.get(factory.id, secretName)) {
+          if (input.secret !== undefined) {
+            throw new ApiError(
+              'conflict',
+              `secret: a team secret named "${secretName}" already exists; leave the secret blank to reuse it, or choose another secret name`,
+              'secret',
+            );
+          }
+          const existing = deps.secrets.cachedValue(factory.id, secretName);
+          if (input.authMode === 'url_token' && existing !== undefined)
+            assertUrlSafe(existing, 'secretName');
+        } else {
+          revealed = chooseSecretValue(input.authMode, scheme, input.secret);
+          if (input.authMode === 'url_token') assertUrlSafe(revealed, 'secret');
+          await deps.secrets.create(factory.id, secretName, revealed);
+          createdSecret = true;
+        }
+
+        const record: WebhookRecord = {
+          uid: newWebhookUid(),
+          factoryId: factory.id,
+          name: input.name,
+          authMode: input.authMode,
+          signatureScheme: scheme,
+          signatureOptions: input.signatureOptions ?? null,
+          secretName,
+          deliveryIdHeader: input.deliveryIdHeader ?? null,
+          enabled: true,
+          createdAt: deps.now(),
+          deletedAt: null,
+        };
+        try {
+          deps.webhooks.insert(record);
+        } catch (error) {
+          if (createdSecret) await deps.secrets.remove(factory.id, secretName);
+          throw error;
+        }
+        changed(record.uid);
+        return {
+          webhook: webhookJson(record, deps.settings),
+          secret: revealed,
+          ingressUrl: deps.settings.ingressUrl(record, revealed ?? undefined),
+        };
+      }),
+
+    'webhooks.update': ({ uid, ...changes }) =>
+      deps.writes.run(() => {
+        const current = requireLiveWebhook(deps, uid);
+        if (changes.name !== undefined && changes.name !== current.name) {
+          if (deps.factories.get(current.factoryId)?.definitionsDir) {
+            throw new ApiError(
+              'conflict',
+              'name: webhooks of a managed factory cannot be renamed',
+              'name',
+            );
+          }
+          if (deps.webhooks.findByName(current.factoryId, changes.name)) {
+            throw new ApiError(
+              'conflict',
+              `name: a webhook named "${changes.name}" already exists`,
+              'name',
+            );
+          }
+        }
+        const updated = deps.webhooks.update(uid, changes)!;
+        changed(uid);
+        return webhookJson(updated, deps.settings);
+      }),
+
+    'webhooks.rotate': ({ uid, secret }) =>
+      deps.writes.run(async () => {
+        const webhook = requireLiveWebhook(deps, uid);
+        if (deps.factories.get(webhook.factoryId)?.definitionsDir) {
+          throw new ApiError(
+            'conflict',
+            `This webhook is defined in a file: rotate the team secret "${webhook.secretName}" instead.`,
+          );
+        }
+        const value = chooseSecretValue(webhook.authMode, webhook.signatureScheme, secret);
+        const sharers = deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
+        if (sharers.some((w) => w.authMode === 'url_token')) assertUrlSafe(value, 'secret');
+        await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
+        deps.events.emit({ type: 'changed', resource: 'secrets' });
+        return { secret: value, ingressUrl: deps.settings.ingressUrl(webhook, value) };
+      }),
+
+    'webhooks.delete': ({ uid }) =>
+      deps.writes.run(() => {
+        requireLiveWebhook(deps, uid);
+        deps.webhooks.softDelete(uid, deps.now());
+        changed(uid);
+        return { uid, deleted: true as const };
+      }),
+  };
+}
