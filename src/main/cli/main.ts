@@ -1,1 +1,37 @@
-console.log('hookport');
+import { serve } from './serve.js';
+import { USAGE, UsageError } from './usage.js';
+
+type Command = (args: string[]) => Promise<void>;
+
+const commands: Record<string, Command> = { serve };
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const command = commands[name];
+  if (!command) throw new UsageError(`Unknown command "${name}".`);
+  await command(args);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (
+    error instanceof UsageError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
+    console.error(`hookport: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if ((error as { code?: string }).code === 'EADDRINUSE') {
+    console.error(
+      `hookport: ${(error as Error).message}. Is another relay running? Choose other ports with --ingress-port / --admin-port.`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  console.error(`hookport: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
+import { startCore } from '../core.js';
+import { UsageError, parsePort } from './usage.js';
+
+/** Where the built UI sits next to the bundled CLI (out/main/cli.js → out/renderer). */
+const bundledUiDir = (): string => fileURLToPath(new URL('../renderer', import.meta.url));
+
+export async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      'ingress-host': { type: 'string' },
+      'ingress-port': { type: 'string' },
+      'admin-port': { type: 'string' },
+      'public-url': { type: 'string' },
+      definitions: { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
+    },
+    allowPositionals: false,
+  });
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(publicUrl)) {
+    throw new UsageError(
+      `--public-url must be an http(s) URL such as https://abc.trycloudflare.com, not "${publicUrl}"`,
+    );
+  }
+  if (values.definitions !== undefined) {
+    throw new UsageError(
+      '--definitions is not available in this build yet (managed factories are being built).',
+    );
+  }
+  const dataDir = resolve(values['data-dir'] ?? process.env.HOOKPORT_DATA_DIR ?? defaultDataDir());
+
+  const core = await startCore({
+    dataDir,
+    ingress: {
+      host: values['ingress-host'] ?? '127.0.0.1',
+      port: parsePort(values['ingress-port'], '--ingress-port', DEFAULT_INGRESS_PORT),
+    },
+    admin: { port: parsePort(values['admin-port'], '--admin-port', DEFAULT_ADMIN_PORT) },
+    publicUrl: publicUrl ?? null,
+    trustProxy: values['trust-proxy'] ?? false,
+    uiDir: process.env.HOOKPORT_UI_DIR ?? bundledUiDir(),
+    adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,
+    masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
+  });
+
+  const status = await core.service['relay.status']({}, { role: 'manage' });
+  const lines = [
+    `Hookport ${core.version} relay is running.`,
+    `  Ingress      ${core.ingressListenUrl}  (POST ${status.ingressBaseUrl}/webhooks/w/<uid>)`,
+    `  Admin        ${core.adminUrl}`,
+    `  Open the UI  ${core.loginLink()}  (single-use link, valid 15 minutes)`,
+    `  Secrets      ${core.secrets.description}`,
+    `  Data         ${dataDir}`,
+  ];
+  if (core.adminToken.created) {
+    lines.push(
+      '',
+      `  Admin token (shown once; kept in ${core.adminToken.file}, mode 0600):`,
+      `    ${core.adminToken.value}`,
+    );
+  }
+  console.log(lines.join('\n') + '\n');
+
+  await new Promise<void>((done) => {
+    const shutdown = (signal: string): void => {
+      console.log(`Received ${signal}: finishing in-flight deliveries, then closing the database.`);
+      core.stop().then(done, (error: unknown) => {
+        console.error(error);
+        process.exitCode = 1;
+        done();
+      });
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+}

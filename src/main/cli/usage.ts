@@ -1,0 +1,21 @@
+/** Thrown for a wrong command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const USAGE = `Usage:
+  hookport serve [--data-dir D] [--ingress-host H] [--ingress-port P]
+                 [--admin-port Q] [--public-url URL] [--definitions DIR] [--trust-proxy]
+  hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
+  hookport replay <delivery-id>           [--admin-url URL]
+  hookport apply <dir> [--dry-run]        [--admin-url URL]
+  hookport test-filter --filter FILE --payload FILE
+`;
+
+export function parsePort(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new UsageError(`${flag} must be a port number (0–65535), not "${value}"`);
+  return port;
+}

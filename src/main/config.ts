@@ -1,0 +1,30 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from './log.js';
+import type { SecretStore } from './secrets/secret-store.js';
+
+export interface CoreConfig {
+  dataDir: string;
+  ingress: { host: string; port: number };
+  /** The admin listener is loopback-only; only its port is configurable. */
+  admin: { port: number };
+  /** `base_url` of every ingress URL shown; persisted as the relay's setting when given. */
+  publicUrl?: string | null;
+  /** Client address from the last X-Forwarded-For hop (behind a tunnel). Ingress only. */
+  trustProxy?: boolean;
+  /** The built UI to serve on the admin listener. */
+  uiDir?: string | null;
+  adminTokenFromEnv?: string;
+  masterKeyFromEnv?: string;
+  /** Tests inject a store; otherwise the keychain when reachable, else the encrypted file. */
+  secretStore?: SecretStore;
+  /** Defaults are the seed's limits; only the benchmark raises them. */
+  limits?: { deliveriesPerMinute?: number; webhooksPerFactory?: number };
+  log?: Logger;
+  now?: () => number;
+}
+
+export const DEFAULT_INGRESS_PORT = 8787;
+export const DEFAULT_ADMIN_PORT = 8788;
+export const defaultDataDir = (): string => join(homedir(), '.hookport');
+export const DEFAULT_ADMIN_URL = `http://127.0.0.1:${DEFAULT_ADMIN_PORT}`;

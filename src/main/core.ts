@@ -1,0 +1,214 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { version } from '../../package.json';
+import { createAdminApp } from './admin/app.js';
+import { loadAdminToken, type AdminToken } from './admin/admin-token.js';
+import { AdminAuth } from './admin/auth.js';
+import { AutomationIndex } from './automations/automation-index.js';
+import type { CoreConfig } from './config.js';
+import { EventBus } from './events.js';
+import { listen, type Listener } from './http/listener.js';
+import { createIngressApp } from './ingress/app.js';
+import {
+  DEDUPE_WINDOW_MS,
+  DELIVERIES_PER_MINUTE,
+  FAILED_AUTH_BUDGET,
+  FAILED_AUTH_WINDOW_MS,
+  RATE_WINDOW_MS,
+  WEBHOOKS_PER_FACTORY,
+} from './ingress/limits.js';
+import { getSignatureScheme } from './ingress/schemes/index.js';
+import { SlidingWindowLimiter } from './ingress/sliding-window.js';
+import { WebhookDirectory } from './ingress/webhook-directory.js';
+import { consoleLogger, describeError, type Logger } from './log.js';
+import { chooseSecretStore } from './secrets/choose-store.js';
+import { TeamSecrets } from './secrets/team-secrets.js';
+import { createManagementService, type ServiceHandlers } from './service/index.js';
+import { RelaySettings } from './service/relay-settings.js';
+import { SerialQueue } from './service/serial-queue.js';
+import { createAutomationsRepository } from './store/automations-repo.js';
+import { openDatabase, type Db } from './store/db.js';
+import { createDeliveriesRepository } from './store/deliveries-repo.js';
+import { DeliveryWriter } from './store/delivery-writer.js';
+import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
+import { createRetention } from './store/retention.js';
+import { createSecretsRepository } from './store/secrets-repo.js';
+import { createSettingsRepository } from './store/settings-repo.js';
+import { createTokensRepository } from './store/tokens-repo.js';
+import { createWebhooksRepository } from './store/webhooks-repo.js';
+
+const HOUR_MS = 60 * 60_000;
+
+export interface Core {
+  version: string;
+  db: Db;
+  service: ServiceHandlers;
+  events: EventBus;
+  secrets: TeamSecrets;
+  adminToken: AdminToken;
+  auth: AdminAuth;
+  /** e.g. http://127.0.0.1:8787 — where the ingress listener really is. */
+  ingressListenUrl: string;
+  adminUrl: string;
+  /** A fresh single-use login link for the UI. */
+  loginLink(): string;
+  /** Drains in-flight deliveries, ends event streams, commits the last batch, closes the database. */
+  stop(): Promise<void>;
+}
+
+function displayUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+/** Wires the store, secrets, ingress, management service and admin listener, and starts them. */
+export async function startCore(config: CoreConfig): Promise<Core> {
+  const log: Logger = config.log ?? consoleLogger;
+  const now = config.now ?? Date.now;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+
+  const db = openDatabase(join(config.dataDir, 'hookport.sqlite'));
+  const factories = createFactoriesRepository(db);
+  factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
+  const webhooks = createWebhooksRepository(db);
+  const deliveries = createDeliveriesRepository(db);
+  const tokens = createTokensRepository(db);
+  const automations = createAutomationsRepository(db);
+  const settings = new RelaySettings(createSettingsRepository(db));
+  if (config.publicUrl) settings.publicUrl = config.publicUrl.replace(/\/+$/, '');
+
+  const store =
+    config.secretStore ?? (await chooseSecretStore(config.dataDir, config.masterKeyFromEnv));
+  const secrets = new TeamSecrets(createSecretsRepository(db), store, now);
+  for (const account of await secrets.load()) {
+    log.warn(
+      `[secrets] ${account} has no value in the ${store.backend} store; its webhooks will answer 401`,
+    );
+  }
+
+  const events = new EventBus();
+  const directory = new WebhookDirectory(webhooks);
+  const automationIndex = new AutomationIndex(automations);
+  const writer = new DeliveryWriter(db, {
+    dedupeWindowMs: DEDUPE_WINDOW_MS,
+    onError: (error) =>
+      log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+    onCommit: (committed) => {
+      for (const d of committed) {
+        events.emit({
+          type: 'delivery',
+          delivery: {
+            id: d.id,
+            webhookUid: d.webhookUid,
+            label: d.label,
+            receivedAt: new Date(d.receivedAt).toISOString(),
+            runIds: d.runIds,
+          },
+        });
+      }
+    },
+  });
+  const rateLimiter = new SlidingWindowLimiter(
+    config.limits?.deliveriesPerMinute ?? DELIVERIES_PER_MINUTE,
+    RATE_WINDOW_MS,
+  );
+  const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+
+  const ingressApp = createIngressApp({
+    webhooks: directory,
+    secrets,
+    schemes: getSignatureScheme,
+    writer,
+    planRuns: (webhook, deliveryId, payload, newRunId) =>
+      automationIndex.plan(webhook, deliveryId, payload, newRunId),
+    rateLimiter,
+    failedAuth,
+    trustProxy: config.trustProxy ?? false,
+    now,
+    log,
+  });
+
+  const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
+  const auth = new AdminAuth(adminToken.value, tokens, now);
+  const service = createManagementService({
+    factories,
+    webhooks,
+    deliveries,
+    tokens,
+    secrets,
+    directory,
+    settings,
+    events,
+    writes: new SerialQueue(),
+    limits: { webhooksPerFactory: config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY },
+    version,
+    now,
+  });
+
+  let ingress: Listener | null = null;
+  let admin: Listener | null = null;
+  let adminPort = config.admin.port;
+  const adminApp = createAdminApp({
+    service,
+    auth,
+    events,
+    uiDir: config.uiDir ?? null,
+    port: () => adminPort,
+    log,
+  });
+  try {
+    ingress = await listen(ingressApp.callback(), config.ingress.host, config.ingress.port);
+    admin = await listen(adminApp.app.callback(), '127.0.0.1', config.admin.port);
+  } catch (error) {
+    await ingress?.close();
+    db.close();
+    throw error;
+  }
+  adminPort = admin.port;
+  settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
+  const adminUrl = displayUrl('127.0.0.1', admin.port);
+
+  const retention = createRetention(db);
+  const prune = (): void => {
+    const policy = {
+      days: settings.retentionDays,
+      minPerWebhook: settings.retentionMinPerWebhook,
+      dedupeWindowMs: DEDUPE_WINDOW_MS,
+    };
+    retention.prune(policy, now()).then(
+      (removed) => removed > 0 && log.info(`[retention] pruned ${removed} deliveries`),
+      (error: unknown) => log.error(`[retention] ${describeError(error)}`),
+    );
+  };
+  prune();
+  const timers = [
+    setInterval(prune, HOUR_MS),
+    setInterval(() => {
+      rateLimiter.sweep(now());
+      failedAuth.sweep(now());
+    }, 60_000),
+  ];
+  for (const timer of timers) timer.unref();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    version,
+    db,
+    service,
+    events,
+    secrets,
+    adminToken,
+    auth,
+    ingressListenUrl: settings.listenerBaseUrl,
+    adminUrl,
+    loginLink: () => `${adminUrl}/login?token=${auth.mintLoginCode()}`,
+    stop: () =>
+      (stopping ??= (async () => {
+        for (const timer of timers) clearInterval(timer);
+        adminApp.streams.closeAll();
+        await Promise.all([ingress.close(), admin.close()]);
+        await writer.drain();
+        db.close();
+      })()),
+  };
+}
