@@ -244,12 +244,6 @@ function rejectTooLarge(attempt: Attempt, size: number): void {
   );
 }
 
-const SENDER_MESSAGES: Record<RejectedLabel, string> = {
-  'Rejected (auth)': 'Authentication failed for this webhook.',
-  'Rejected (invalid JSON)': 'The body must be valid JSON (UTF-8).',
-  'Rejected (too large)': `The body must be at most ${MAX_BODY_BYTES} bytes.`,
-};
-
 function rejectWithLog(
   attempt: Attempt,
   status: number,
@@ -272,7 +266,9 @@ function rejectWithLog(
   logLine(deps, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
   const message =
-    code === 'unauthorized' ? SENDER_MESSAGES[label] : `${SENDER_MESSAGES[label]} (${reason})`;
+    code === 'unauthorized'
+      ? 'Authentication failed for this webhook.'
+      : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
   replyError(ctx, status, code, message);
 }
 

@@ -23,7 +23,7 @@ export function parseJsonBody(body: Buffer): ParseResult {
     return {
       ok: false,
       reason: position
-        ? `body is not valid JSON (near character ${position})`
+        ? `body is not valid JSON near character ${position}`
         : 'body is not valid JSON',
     };
   }
