@@ -1,0 +1,7 @@
+export interface BenchSuite {
+  name: string;
+  run(): Promise<void>;
+}
+
+/** Suites register here, one line each. */
+export const suites: BenchSuite[] = [];
