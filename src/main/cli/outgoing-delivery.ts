@@ -1,0 +1,137 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
+import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
+import { withWebhookTimestamp } from './linear-timestamp.js';
+import { UsageError } from './usage.js';
+
+/** What to send and how to authenticate it; the body is the file's bytes. */
+export interface DeliveryInput {
+  body: Buffer;
+  secret: string | null;
+  scheme: SignatureSchemeName | null;
+  hmacOptions: GenericHmacOptions | null;
+  id: string | null;
+  timestampSeconds: number | null;
+  headers: readonly (readonly [string, string])[];
+}
+
+/** The request as it goes on the wire. */
+export interface OutgoingDelivery {
+  /** Lower-case name → every line sent for it (`--header` given twice sends two lines). */
+  headers: Record<string, string[]>;
+  /** The exact bytes sent, which are the bytes signed. */
+  body: Buffer;
+  /** Things the sender should know (printed on stderr), e.g. that Linear's timestamp was added. */
+  notes: string[];
+}
+
+/** Identity step 3 (PRODUCT.md §3), for senders whose scheme has no delivery header. */
+export const SERVICE_DELIVERY_ID_HEADER = 'X-Service-Delivery-Id';
+
+/** Providers with a delivery header send it on every delivery, so `send` does too. */
+function defaultDeliveryId(scheme: SignatureSchemeName): string {
+  // Standard Webhooks senders (Svix) use `msg_` IDs; GitHub, Shopify, Linear, GitLab send UUIDs.
+  return scheme === 'standard-webhooks'
+    ? `msg_${randomBytes(18).toString('base64url')}`
+    : randomUUID();
+}
+
+/**
+ * Signs a delivery exactly as the provider would, at `nowMs` unless a timestamp is given. With
+ * no scheme, a secret is sent as a Bearer token (a url_token URL carries its own token).
+ */
+export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDelivery {
+  const headers = new HeaderLines();
+  const notes: string[] = [];
+  headers.set('Content-Type', 'application/json');
+  headers.set('User-Agent', 'hookport-send');
+  let body = input.body;
+
+  if (input.scheme === null) {
+    if (input.secret !== null) headers.set('Authorization', `Bearer ${input.secret}`);
+    if (input.id !== null) headers.set(SERVICE_DELIVERY_ID_HEADER, input.id);
+  } else {
+    const scheme = getSignatureScheme(input.scheme);
+    const seconds = input.timestampSeconds ?? Math.floor(nowMs / 1000);
+    if (input.scheme === 'linear') {
+      body = linearBody(body, input.timestampSeconds, nowMs, notes);
+    }
+    const id =
+      input.id ?? (scheme.deliveryIdHeader === null ? '' : defaultDeliveryId(input.scheme));
+    let signed: Record<string, string>;
+    try {
+      signed = scheme.sign({
+        body,
+        secret: input.secret ?? '',
+        timestamp: seconds,
+        id,
+        options: input.hmacOptions,
+      });
+    } catch (error) {
+      if (!(error instanceof SigningError)) throw error;
+      throw new UsageError(
+        `--secret cannot be used with the ${input.scheme} scheme: ${error.message}`,
+      );
+    }
+    for (const [name, value] of Object.entries(signed)) headers.set(name, value);
+    if (scheme.deliveryIdHeader === null && input.id !== null) {
+      headers.set(SERVICE_DELIVERY_ID_HEADER, input.id);
+    }
+  }
+
+  // `--header` replaces a header of the same name (to send a malformed one on purpose); the same
+  // name given twice sends both lines (to send a repeated one).
+  const replaced = new Set<string>();
+  for (const [name, value] of input.headers) {
+    const key = name.toLowerCase();
+    if (replaced.has(key)) headers.add(name, value);
+    else headers.set(name, value);
+    replaced.add(key);
+  }
+  return { headers: headers.toRecord(), body, notes };
+}
+
+function linearBody(
+  body: Buffer,
+  timestampSeconds: number | null,
+  nowMs: number,
+  notes: string[],
+): Buffer {
+  const timestampMs = timestampSeconds === null ? nowMs : timestampSeconds * 1000;
+  const result = withWebhookTimestamp(body, timestampMs);
+  if (result.kind === 'present' && timestampSeconds !== null) {
+    throw new UsageError(
+      '--timestamp: the body already carries webhookTimestamp, which is what Linear signs; remove it from the file or drop --timestamp',
+    );
+  }
+  if (result.kind === 'inserted') {
+    notes.push(
+      `linear: added "webhookTimestamp":${timestampMs} to the body, as Linear sends it; the bytes sent are the bytes signed`,
+    );
+    return result.body;
+  }
+  if (result.kind === 'not-object') {
+    notes.push(
+      'linear: the body is not a JSON object, so it has no webhookTimestamp; Linear receivers refuse it',
+    );
+  }
+  return body;
+}
+
+/** Header lines by lower-case name (HTTP names are case-insensitive). */
+class HeaderLines {
+  private readonly lines = new Map<string, string[]>();
+
+  set(name: string, value: string): void {
+    this.lines.set(name.toLowerCase(), [value]);
+  }
+
+  add(name: string, value: string): void {
+    const key = name.toLowerCase();
+    this.lines.set(key, [...(this.lines.get(key) ?? []), value]);
+  }
+
+  toRecord(): Record<string, string[]> {
+    return Object.fromEntries(this.lines);
+  }
+}
