@@ -1,9 +1,10 @@
+import { send } from './send.js';
 import { serve } from './serve.js';
 import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = { serve };
+const commands: Record<string, Command> = { serve, send };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
