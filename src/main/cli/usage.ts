@@ -7,6 +7,8 @@ export const USAGE = `Usage:
   hookport serve [--data-dir D] [--ingress-host H] [--ingress-port P]
                  [--admin-port Q] [--public-url URL] [--definitions DIR] [--trust-proxy]
   hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
+                [--header K:V]... [--timestamp SECONDS]
+                [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
   hookport replay <delivery-id>           [--admin-url URL]
   hookport apply <dir> [--dry-run]        [--admin-url URL]
   hookport test-filter --filter FILE --payload FILE
