@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import {
   CONNECTIONS_CHECK_INTERVAL_MS,
   HEADERS_TIMEOUT_MS,
@@ -27,6 +27,11 @@ const BAD_REQUEST = JSON.stringify({
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
 export async function listen(handler: Handler, host: string, port: number): Promise<Listener> {
+  // Requests whose answer is still being written, by socket: a parse error in the bytes that
+  // follow a complete request (a Content-Length shorter than the body) must not swallow that
+  // request's answer, or a sender would read 400 for a delivery the relay recorded.
+  const answering = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+  const refusing = new WeakSet<Socket>();
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -35,13 +40,19 @@ export async function listen(handler: Handler, host: string, port: number): Prom
       connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
       maxHeaderSize: 16 * 1024,
     },
-    (req, res) => void handler(req, res),
+    (req, res) => {
+      answering.set(req.socket, { req, res });
+      res.once('close', () => answering.delete(req.socket));
+      void handler(req, res);
+    },
   );
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
+    if (refusing.has(socket)) return;
+    refusing.add(socket);
     const status =
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 408
@@ -54,9 +65,18 @@ export async function listen(handler: Handler, host: string, port: number): Prom
         : status === 431
           ? 'Request Header Fields Too Large'
           : 'Bad Request';
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST)}\r\nConnection: close\r\n\r\n${BAD_REQUEST}`,
-    );
+    const refuse = (): void => {
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST)}\r\nConnection: close\r\n\r\n${BAD_REQUEST}`,
+      );
+    };
+    const pending = answering.get(socket);
+    if (pending?.req.complete && !pending.res.writableFinished) {
+      pending.res.once('finish', refuse);
+      pending.res.once('close', () => pending.res.writableFinished || socket.destroy());
+      return;
+    }
+    refuse();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
