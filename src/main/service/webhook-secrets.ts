@@ -1,7 +1,8 @@
 import { URL_SAFE_SECRET, type AuthMode } from '../../shared/contract/webhooks.js';
 import { ApiError } from '../../shared/errors.js';
-import type { SignatureSchemeName } from '../../shared/signature-schemes.js';
+import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
 import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
+import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
 
 /**
  * The value for a new or rotated webhook secret: generated for token modes, the provider's
@@ -11,6 +12,7 @@ export function chooseSecretValue(
   authMode: AuthMode,
   scheme: SignatureSchemeName | null,
   supplied: string | undefined,
+  options: GenericHmacOptions | null,
 ): string {
   if (authMode !== 'signature') {
     if (supplied !== undefined) {
@@ -22,7 +24,10 @@ export function chooseSecretValue(
     }
     return newSecretValue();
   }
-  if (supplied !== undefined) return supplied;
+  if (supplied !== undefined) {
+    if (scheme !== null) assertUsableSigningSecret(scheme, options, supplied, 'secret');
+    return supplied;
+  }
   if (scheme === 'standard-webhooks') return newStandardWebhooksSecret();
   throw new ApiError(
     'invalid_input',
@@ -36,6 +41,43 @@ export function assertUrlSafe(value: string, path: string): void {
     throw new ApiError(
       'invalid_input',
       `${path}: a url_token secret must be at least 16 characters of A–Z, a–z, 0–9, ".", "_", "~" or "-"`,
+      path,
+    );
+  }
+}
+
+/**
+ * Refuses a provider secret that no genuine delivery could ever match, when it is entered rather
+ * than at the first delivery: a paste with spaces or a line break around it, or one the scheme
+ * cannot use as a key (Standard Webhooks needs base64). The message never quotes the value.
+ */
+export function assertUsableSigningSecret(
+  scheme: SignatureSchemeName,
+  options: GenericHmacOptions | null,
+  value: string,
+  path: string,
+): void {
+  if (value !== value.trim()) {
+    throw new ApiError(
+      'invalid_input',
+      `${path}: remove the spaces or line breaks around the pasted secret`,
+      path,
+    );
+  }
+  try {
+    // Signing an empty body is the scheme's own check of the key (see each scheme's sign()).
+    getSignatureScheme(scheme).sign({
+      body: Buffer.alloc(0),
+      secret: value,
+      timestamp: 0,
+      id: 'check',
+      options,
+    });
+  } catch (error) {
+    if (!(error instanceof SigningError)) throw error;
+    throw new ApiError(
+      'invalid_input',
+      `${path}: not usable with the ${scheme} scheme (${error.message})`,
       path,
     );
   }

@@ -4,7 +4,7 @@ import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { webhookJson } from './to-json.js';
-import { assertUrlSafe, chooseSecretValue } from './webhook-secrets.js';
+import { assertUrlSafe, assertUsableSigningSecret, chooseSecretValue } from './webhook-secrets.js';
 
 type WebhookHandlers = Pick<
   ServiceHandlers,
@@ -102,8 +102,20 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           const existing = deps.secrets.cachedValue(factory.id, secretName);
           if (input.authMode === 'url_token' && existing !== undefined)
             assertUrlSafe(existing, 'secretName');
+          if (scheme && existing !== undefined)
+            assertUsableSigningSecret(
+              scheme,
+              input.signatureOptions ?? null,
+              existing,
+              'secretName',
+            );
         } else {
-          revealed = chooseSecretValue(input.authMode, scheme, input.secret);
+          revealed = chooseSecretValue(
+            input.authMode,
+            scheme,
+            input.secret,
+            input.signatureOptions ?? null,
+          );
           if (input.authMode === 'url_token') assertUrlSafe(revealed, 'secret');
           await deps.secrets.create(factory.id, secretName, revealed);
           createdSecret = true;
@@ -169,7 +181,12 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
             `This webhook is defined in a file: rotate the team secret "${webhook.secretName}" instead.`,
           );
         }
-        const value = chooseSecretValue(webhook.authMode, webhook.signatureScheme, secret);
+        const value = chooseSecretValue(
+          webhook.authMode,
+          webhook.signatureScheme,
+          secret,
+          webhook.signatureOptions,
+        );
         const sharers = deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
         if (sharers.some((w) => w.authMode === 'url_token')) assertUrlSafe(value, 'secret');
         await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
