@@ -21,6 +21,7 @@ import { getSignatureScheme } from './ingress/schemes/index.js';
 import { SlidingWindowLimiter } from './ingress/sliding-window.js';
 import { WebhookDirectory } from './ingress/webhook-directory.js';
 import { consoleLogger, describeError, type Logger } from './log.js';
+import { RunDispatcher } from './runs/dispatcher.js';
 import { chooseSecretStore } from './secrets/choose-store.js';
 import { TeamSecrets } from './secrets/team-secrets.js';
 import { createManagementService, type ServiceHandlers } from './service/index.js';
@@ -30,8 +31,10 @@ import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
+import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createRetention } from './store/retention.js';
+import { createRunsRepository } from './store/runs-repo.js';
 import { createSecretsRepository } from './store/secrets-repo.js';
 import { createSettingsRepository } from './store/settings-repo.js';
 import { createTokensRepository } from './store/tokens-repo.js';
@@ -88,7 +91,23 @@ export async function startCore(config: CoreConfig): Promise<Core> {
 
   const events = new EventBus();
   const directory = new WebhookDirectory(webhooks);
-  const automationIndex = new AutomationIndex(automations);
+  const automationIndex = new AutomationIndex(automations, () =>
+    webhooks.live().map((w) => w.uid),
+  );
+  // A deleted webhook fires nothing: replan without it (also after creates and updates; cheap).
+  events.subscribe((event) => {
+    if (event.type === 'changed' && event.resource === 'webhooks') automationIndex.reload();
+  });
+  const runs = createRunsRepository(db);
+  const executors = createExecutorsRepository(db);
+  const dispatcher = new RunDispatcher({
+    runs,
+    executorOf: (factoryId) => executors.get(factoryId),
+    events,
+    dataDir: config.dataDir,
+    log,
+    now,
+  });
   const writer = new DeliveryWriter(db, {
     dedupeWindowMs: DEDUPE_WINDOW_MS,
     onError: (error) =>
@@ -106,6 +125,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
           },
         });
       }
+      if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
     },
   });
   const rateLimiter = new SlidingWindowLimiter(
@@ -143,6 +163,12 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     limits: { webhooksPerFactory: config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY },
     version,
     now,
+    automations,
+    automationIndex,
+    runs,
+    executors,
+    writer,
+    dispatcher,
   });
 
   let ingress: Listener | null = null;
@@ -165,6 +191,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     throw error;
   }
   adminPort = admin.port;
+  // Queued runs survive restarts; what was running when the relay died becomes interrupted.
+  dispatcher.start();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = displayUrl('127.0.0.1', admin.port);
 
@@ -208,6 +236,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         adminApp.streams.closeAll();
         await Promise.all([ingress.close(), admin.close()]);
         await writer.drain();
+        await dispatcher.stop();
         db.close();
       })()),
   };

@@ -5,22 +5,28 @@ import type { WebhookRecord } from '../store/webhooks-repo.js';
 import { buildRunInput } from '../runs/run-input.js';
 
 /**
- * Enabled automations by the webhook UIDs their triggers select, held in memory so that
+ * Enabled automations by the live webhook UIDs their triggers select, held in memory so that
  * planning runs on the accept path costs a map lookup plus the filters of those automations.
+ * Reloaded after every automation write and every webhook change (a deleted webhook fires nothing).
  */
 export class AutomationIndex {
   private byWebhook = new Map<string, AutomationRecord[]>();
 
-  constructor(private readonly repo: AutomationsRepository) {
+  constructor(
+    private readonly repo: AutomationsRepository,
+    private readonly liveWebhookUids: () => Iterable<string>,
+  ) {
     this.reload();
   }
 
   reload(): void {
+    const live = new Set(this.liveWebhookUids());
     const index = new Map<string, AutomationRecord[]>();
     for (const automation of this.repo.all()) {
       if (!automation.enabled) continue;
       const uids = new Set(automation.triggers.flatMap((t) => t.filter.webhook_ids));
       for (const uid of uids) {
+        if (!live.has(uid)) continue;
         const list = index.get(uid) ?? [];
         list.push(automation);
         index.set(uid, list);

@@ -1,18 +1,29 @@
-import type { ServiceDeps } from './deps.js';
+import type { FullServiceDeps } from './automation-deps.js';
+import { automationHandlers } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
 import { deliveryHandlers } from './deliveries.js';
+import { executorHandlers } from './executors.js';
 import { relayHandlers } from './relay.js';
+import { replayHandlers } from './replay.js';
+import { runHandlers } from './runs.js';
+import { testFilterHandlers } from './test-filter.js';
 import { tokenHandlers } from './tokens.js';
 import { webhookHandlers } from './webhooks.js';
 
-export function createManagementService(deps: ServiceDeps): ServiceHandlers {
+export function createManagementService(deps: FullServiceDeps): ServiceHandlers {
   return {
     ...webhookHandlers(deps),
     ...deliveryHandlers(deps),
     ...tokenHandlers(deps),
     ...relayHandlers(deps),
+    ...automationHandlers(deps),
+    ...testFilterHandlers(deps),
+    ...runHandlers(deps),
+    ...replayHandlers(deps),
+    ...executorHandlers(deps),
   } satisfies ServiceHandlers;
 }
 
 export type { ServiceDeps } from './deps.js';
+export type { AutomationServiceDeps, FullServiceDeps } from './automation-deps.js';
 export type { Caller, ServiceHandlers } from './handlers.js';

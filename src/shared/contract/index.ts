@@ -1,7 +1,11 @@
 import type { z } from 'zod';
+import { automationMethods } from './automations.js';
 import { deliveryMethods } from './deliveries.js';
+import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
 import { relayMethods } from './relay.js';
+import { replayMethods } from './replay.js';
+import { runMethods } from './runs.js';
 import { tokenMethods } from './tokens.js';
 import { webhookMethods } from './webhooks.js';
 
@@ -12,6 +16,10 @@ export const contract = {
   ...deliveryMethods,
   ...tokenMethods,
   ...relayMethods,
+  ...automationMethods,
+  ...runMethods,
+  ...replayMethods,
+  ...executorMethods,
 };
 
 export type Contract = typeof contract;

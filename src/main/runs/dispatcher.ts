@@ -1,0 +1,178 @@
+import type { ExecutorConfig } from '../../shared/contract/executors.js';
+import type { EventBus } from '../events.js';
+import { describeError, type Logger } from '../log.js';
+import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.js';
+import { executeCommand } from './executors/command.js';
+import { executeHttp } from './executors/http.js';
+import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
+
+/** Record runs are finished in batches of this many per transaction. */
+const RECORD_BATCH = 500;
+
+export const INTERRUPTED_BY_CRASH =
+  'the relay stopped while this run was running; it is not re-run automatically (Re-run it by hand)';
+export const INTERRUPTED_BY_STOP =
+  'the relay was shut down while this run was running; it is not re-run automatically (Re-run it by hand)';
+
+export interface DispatcherDeps {
+  runs: RunsRepository;
+  /** The factory's executor config; throws when it cannot be read. */
+  executorOf: (factoryId: string) => ExecutorConfig | null;
+  events: EventBus;
+  dataDir: string;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * Moves queued runs to an executor and records how they end. It is woken by every commit that
+ * queued runs and once at start; it never holds a run in memory that is not `running` in SQLite,
+ * so a crash leaves queued runs queued and running ones to be marked interrupted at the next start.
+ */
+export class RunDispatcher {
+  private readonly active = new Map<string, number>();
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private scheduled = false;
+  private started = false;
+  private stopped = false;
+  private readonly badConfigLogged = new Set<string>();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Marks what a crash left `running` as interrupted, then starts on the queue. */
+  start(): void {
+    this.started = true;
+    const interrupted = this.deps.runs.interruptRunning(INTERRUPTED_BY_CRASH, this.deps.now());
+    if (interrupted.length > 0) {
+      this.deps.log.warn(
+        `[runs] ${interrupted.length} run(s) were running when the relay stopped; marked interrupted`,
+      );
+    }
+    for (const run of interrupted) this.emit(run, 'interrupted');
+    this.wake();
+  }
+
+  /** Asks for a look at the queue soon; many wakes in one turn cost one look. Ignored before start. */
+  wake(): void {
+    if (!this.started || this.stopped || this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Stops taking runs; runs still executing are ended and marked interrupted. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const { abort } of this.inFlight.values()) abort.abort();
+    await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    try {
+      for (const factoryId of this.deps.runs.factoriesWithQueuedRuns()) this.pumpFactory(factoryId);
+    } catch (error) {
+      this.deps.log.error(`[runs] could not read the queue: ${describeError(error)}`);
+    }
+  }
+
+  private pumpFactory(factoryId: string): void {
+    const config = this.configOf(factoryId);
+    if (!config) return;
+    if (config.kind === 'record') {
+      // Nothing to execute: queued → succeeded for a whole batch in one transaction (one fsync).
+      const done = this.deps.runs.recordQueued(factoryId, RECORD_BATCH, this.deps.now());
+      for (const run of done) this.emit(run, 'succeeded');
+      if (done.length === RECORD_BATCH) this.wake();
+      return;
+    }
+    const free = config.concurrency - (this.active.get(factoryId) ?? 0);
+    if (free <= 0) return;
+    for (const run of this.deps.runs.claim(factoryId, free, this.deps.now())) {
+      this.execute(run, factoryId, config);
+    }
+  }
+
+  private configOf(factoryId: string): ExecutorConfig | null {
+    try {
+      const config = this.deps.executorOf(factoryId);
+      this.badConfigLogged.delete(factoryId);
+      return config;
+    } catch (error) {
+      // Left queued rather than guessed at; logged once until the config is fixed.
+      if (!this.badConfigLogged.has(factoryId)) {
+        this.badConfigLogged.add(factoryId);
+        this.deps.log.error(`[runs] runs of factory "${factoryId}" wait: ${describeError(error)}`);
+      }
+      return null;
+    }
+  }
+
+  private execute(
+    run: RunRecord,
+    factoryId: string,
+    config: Exclude<ExecutorConfig, { kind: 'record' }>,
+  ): void {
+    this.active.set(factoryId, (this.active.get(factoryId) ?? 0) + 1);
+    this.emit(run, 'running');
+    const abort = new AbortController();
+    const done = this.perform(run, config, abort.signal)
+      .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
+      .then((result) => this.finish(run, config.kind, result, abort.signal.aborted))
+      .finally(() => {
+        this.inFlight.delete(run.id);
+        this.active.set(factoryId, (this.active.get(factoryId) ?? 1) - 1);
+        this.wake();
+      });
+    this.inFlight.set(run.id, { abort, done });
+  }
+
+  private perform(
+    run: RunRecord,
+    config: Exclude<ExecutorConfig, { kind: 'record' }>,
+    signal: AbortSignal,
+  ): Promise<ExecutionResult> {
+    const payload = this.deps.runs.payloadOf(run.deliveryId);
+    if (!payload) {
+      return Promise.resolve(failed(`the payload of ${run.deliveryId} is no longer stored`));
+    }
+    const job: RunJob = {
+      runId: run.id,
+      automationId: run.automationId,
+      deliveryId: run.deliveryId,
+      webhookUid: run.webhookUid,
+      input: run.input,
+      payload,
+      signal,
+    };
+    return config.kind === 'command'
+      ? executeCommand(config, this.deps.dataDir, job)
+      : executeHttp(config, job);
+  }
+
+  private finish(run: RunRecord, kind: string, result: ExecutionResult, stopped: boolean): void {
+    const outcome: RunOutcome = stopped
+      ? { ...result, status: 'interrupted', error: INTERRUPTED_BY_STOP }
+      : result;
+    try {
+      this.deps.runs.finish(run.id, outcome, this.deps.now());
+    } catch (error) {
+      // The database closed under us (a crash-stop): the run stays running and is interrupted at start.
+      this.deps.log.error(`[runs] could not record how ${run.id} ended: ${describeError(error)}`);
+      return;
+    }
+    const seconds = ((this.deps.now() - (run.startedAt ?? this.deps.now())) / 1000).toFixed(1);
+    const why = outcome.error ? `: ${outcome.error}` : '';
+    this.deps.log.info(`[runs] ${run.id} ${outcome.status} (${kind}, ${seconds} s)${why}`);
+    this.emit(run, outcome.status);
+  }
+
+  private emit(run: RunRecord, status: RunRecord['status']): void {
+    this.deps.events.emit({
+      type: 'run',
+      run: { id: run.id, automationId: run.automationId, deliveryId: run.deliveryId, status },
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { RunOutcome } from '../../store/runs-repo.js';
+
+/** What an executor gets: the run, its input and payload, and a signal that fires when the relay stops. */
+export interface RunJob {
+  runId: string;
+  automationId: string;
+  deliveryId: string;
+  webhookUid: string;
+  /** PROMPT.md: the automation prompt, then the platform envelope. */
+  input: string;
+  /** event-payload.json: the raw body bytes exactly as received. */
+  payload: Buffer;
+  signal: AbortSignal;
+}
+
+/** How the run ended; `interrupted` is the dispatcher's to decide (the relay stopped). */
+export type ExecutionResult = Omit<RunOutcome, 'status'> & { status: 'succeeded' | 'failed' };
+
+export const failed = (
+  error: string,
+  output: string | null = null,
+  exitCode: number | null = null,
+): ExecutionResult => ({
+  status: 'failed',
+  exitCode,
+  output,
+  error,
+});

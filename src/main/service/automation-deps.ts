@@ -1,0 +1,21 @@
+import type { AutomationIndex } from '../automations/automation-index.js';
+import type { RunDispatcher } from '../runs/dispatcher.js';
+import type { AutomationsRepository } from '../store/automations-repo.js';
+import type { DeliveryWriter } from '../store/delivery-writer.js';
+import type { ExecutorsRepository } from '../store/executors-repo.js';
+import type { RunsRepository } from '../store/runs-repo.js';
+import type { ServiceDeps } from './deps.js';
+
+/** What the automation, run, replay and executor handlers need beyond the common service deps. */
+export interface AutomationServiceDeps {
+  automations: AutomationsRepository;
+  /** Reloaded after every automation write, so the accept path plans with what was saved. */
+  automationIndex: AutomationIndex;
+  runs: RunsRepository;
+  executors: ExecutorsRepository;
+  /** Replays are written like deliveries: one transaction with their runs. */
+  writer: Pick<DeliveryWriter, 'accept'>;
+  dispatcher: Pick<RunDispatcher, 'wake'>;
+}
+
+export type FullServiceDeps = ServiceDeps & AutomationServiceDeps;

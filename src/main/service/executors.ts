@@ -1,0 +1,25 @@
+import { ApiError } from '../../shared/errors.js';
+import type { FullServiceDeps } from './automation-deps.js';
+import type { ServiceHandlers } from './handlers.js';
+import { requireFactory } from './webhooks.js';
+
+export function executorHandlers(
+  deps: FullServiceDeps,
+): Pick<ServiceHandlers, 'factories.executor' | 'factories.update'> {
+  return {
+    'factories.executor': ({ id }) => {
+      const executor = deps.executors.get(id);
+      if (!executor) throw new ApiError('not_found', `No factory "${id}".`);
+      return Promise.resolve({ factory: id, executor });
+    },
+    'factories.update': ({ id, executor }) =>
+      deps.writes.run(() => {
+        requireFactory(deps, id);
+        deps.executors.set(id, executor);
+        deps.events.emit({ type: 'changed', resource: 'settings' });
+        // A higher concurrency (or a switch to record) may let queued runs go now.
+        deps.dispatcher.wake();
+        return { factory: id, executor };
+      }),
+  };
+}

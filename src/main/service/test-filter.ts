@@ -1,0 +1,71 @@
+import { ApiError } from '../../shared/errors.js';
+import { checkPayload, verdictOf } from '../automations/payload-check.js';
+import { parseJsonBody } from '../ingress/steps/parse-json.js';
+import type { DeliveryRecord } from '../store/deliveries-repo.js';
+import type { FullServiceDeps } from './automation-deps.js';
+import type { ServiceHandlers } from './handlers.js';
+
+/**
+ * Only Accepted entries keep a payload (seed §2.2). The message says what to use instead:
+ * a duplicate's original, or another delivery.
+ */
+export function requireStoredPayload(
+  deps: FullServiceDeps,
+  id: string,
+): {
+  delivery: DeliveryRecord;
+  body: Buffer;
+} {
+  const delivery = deps.deliveries.get(id);
+  if (!delivery) throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
+  if (delivery.label !== 'Accepted') {
+    const instead = delivery.duplicateOf
+      ? `use the original, ${delivery.duplicateOf}`
+      : 'pick an Accepted delivery';
+    throw new ApiError(
+      'conflict',
+      `${id} is "${delivery.label}": only Accepted deliveries keep a payload; ${instead}.`,
+      'deliveryId',
+    );
+  }
+  const body = deps.deliveries.payload(id);
+  if (!body) throw new ApiError('conflict', `The payload of ${id} is no longer stored.`);
+  return { delivery, body };
+}
+
+export function testFilterHandlers(
+  deps: FullServiceDeps,
+): Pick<ServiceHandlers, 'automations.testFilter'> {
+  return {
+    'automations.testFilter': ({ trigger, deliveryId }) => {
+      const { delivery, body } = requireStoredPayload(deps, deliveryId);
+      const webhook = deps.webhooks.get(delivery.webhookUid);
+      const name = webhook?.name ?? delivery.webhookUid;
+      let webhookCheck: { passed: boolean; detail: string };
+      if (!trigger.filter.webhook_ids.includes(delivery.webhookUid)) {
+        webhookCheck = {
+          passed: false,
+          detail: `${name} (${delivery.webhookUid}) is not selected in "Webhook received from"`,
+        };
+      } else if (!webhook || webhook.deletedAt !== null) {
+        webhookCheck = {
+          passed: false,
+          detail: `${name} is selected but was deleted: it fires no more`,
+        };
+      } else {
+        const note = webhook.enabled ? '' : ' (it is disabled now: senders get 404)';
+        webhookCheck = { passed: true, detail: `${name} is selected${note}` };
+      }
+      const parsed = parseJsonBody(body);
+      // Stored payloads parsed when accepted; this guards a hand-edited database only.
+      if (!parsed.ok)
+        throw new ApiError('conflict', `The stored payload of ${deliveryId}: ${parsed.reason}.`);
+      const payloadCheck = checkPayload(trigger.filter.payload, parsed.value);
+      return Promise.resolve({
+        verdict: verdictOf(webhookCheck, payloadCheck),
+        webhookCheck,
+        payloadCheck,
+      });
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import { encodeTime } from 'ulid';
+import type { RunStatus } from '../../shared/contract/runs.js';
+import type { Db } from './db.js';
+
+export interface RunRecord {
+  id: string;
+  automationId: string;
+  automationName: string | null;
+  /** The automation's factory; null once the automation was deleted. */
+  factoryId: string | null;
+  deliveryId: string;
+  webhookUid: string;
+  webhookName: string | null;
+  status: RunStatus;
+  /** PROMPT.md. */
+  input: string;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  output: string | null;
+  error: string | null;
+  rerunOf: string | null;
+}
+
+interface RunRow {
+  id: string;
+  automation_id: string;
+  automation_name: string | null;
+  factory_id: string | null;
+  delivery_id: string;
+  webhook_uid: string;
+  webhook_name: string | null;
+  status: RunStatus;
+  input: string;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  exit_code: number | null;
+  output: string | null;
+  error: string | null;
+  rerun_of: string | null;
+}
+
+const toRecord = (r: RunRow): RunRecord => ({
+  id: r.id,
+  automationId: r.automation_id,
+  automationName: r.automation_name,
+  factoryId: r.factory_id,
+  deliveryId: r.delivery_id,
+  webhookUid: r.webhook_uid,
+  webhookName: r.webhook_name,
+  status: r.status,
+  input: r.input,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  exitCode: r.exit_code,
+  output: r.output,
+  error: r.error,
+  rerunOf: r.rerun_of,
+});
+
+/** How a run ended, as the dispatcher writes it. */
+export interface RunOutcome {
+  status: Extract<RunStatus, 'succeeded' | 'failed' | 'interrupted'>;
+  exitCode: number | null;
+  output: string | null;
+  error: string | null;
+}
+
+export interface NewRun {
+  id: string;
+  automationId: string;
+  deliveryId: string;
+  webhookUid: string;
+  input: string;
+  createdAt: number;
+  rerunOf: string | null;
+}
+
+const SELECT = `
+  SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name
+  FROM runs r
+  LEFT JOIN automations a ON a.id = r.automation_id
+  LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
+
+/** Run IDs are ULIDs of their delivery's time, so "since" is a range on the primary key. */
+const firstRunIdAt = (ms: number): string =>
+  `run_${encodeTime(Math.max(0, ms), 10)}0000000000000000`;
+
+export type RunsRepository = ReturnType<typeof createRunsRepository>;
+
+/** Reads runs and moves them through their states; accepted runs are inserted by the delivery writer. */
+export function createRunsRepository(db: Db) {
+  const one = db.prepare<[string], RunRow>(`${SELECT} WHERE r.id = ?`);
+  const page = db.prepare<
+    { automation: string | null; status: string | null; before: string | null; limit: number },
+    RunRow
+  >(`${SELECT}
+    WHERE (@automation IS NULL OR r.automation_id = @automation)
+      AND (@status IS NULL OR r.status = @status)
+      AND (@before IS NULL OR r.id < @before)
+    ORDER BY r.id DESC LIMIT @limit`);
+  const queuedFactories = db.prepare<[], { factory_id: string }>(`
+    SELECT DISTINCT a.factory_id FROM runs r JOIN automations a ON a.id = r.automation_id
+    WHERE r.status = 'queued'`);
+  const queuedIn = db.prepare<[string, number], RunRow>(`${SELECT}
+    WHERE r.status = 'queued' AND a.factory_id = ? ORDER BY r.id LIMIT ?`);
+  const markRunning = db.prepare(
+    "UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'",
+  );
+  const finish = db.prepare(`
+    UPDATE runs SET status = @status, finished_at = @finishedAt, exit_code = @exitCode,
+                    output = @output, error = @error
+    WHERE id = @id AND status IN ('queued', 'running')`);
+  const recordDone = db.prepare(`
+    UPDATE runs SET status = 'succeeded', started_at = @now, finished_at = @now
+    WHERE id = @id AND status = 'queued'`);
+  const runningIds = db.prepare<[], RunRow>(`${SELECT} WHERE r.status = 'running'`);
+  const interrupt = db.prepare(`
+    UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE status = 'running'`);
+  const queuedOfAutomation = db.prepare<[string], RunRow>(
+    `${SELECT} WHERE r.automation_id = ? AND r.status = 'queued'`,
+  );
+  const insert = db.prepare(`
+    INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at, rerun_of)
+    VALUES (@id, @automationId, @deliveryId, @webhookUid, 'queued', @input, @createdAt, @rerunOf)`);
+  const countSince = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM runs WHERE automation_id = ? AND id >= ?',
+  );
+  const payload = db.prepare<[string], { body: Buffer }>(
+    'SELECT body FROM payloads WHERE delivery_id = ?',
+  );
+
+  const claim = db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
+    const rows = queuedIn.all(factoryId, limit);
+    for (const row of rows) markRunning.run(now, row.id);
+    return rows.map((row) => ({ ...toRecord(row), status: 'running' as const, startedAt: now }));
+  });
+
+  return {
+    get: (id: string): RunRecord | null => {
+      const row = one.get(id);
+      return row ? toRecord(row) : null;
+    },
+    /** Newest first; `before` is the ID of the last run of the previous page. */
+    page: (filter: {
+      automation: string | null;
+      status: RunStatus | null;
+      before: string | null;
+      limit: number;
+    }): { items: RunRecord[]; nextBefore: string | null } => {
+      const rows = page.all({ ...filter, limit: filter.limit + 1 });
+      const items = rows.slice(0, filter.limit).map(toRecord);
+      const more = rows.length > filter.limit;
+      return { items, nextBefore: more ? items[items.length - 1]!.id : null };
+    },
+    factoriesWithQueuedRuns: (): string[] => queuedFactories.all().map((r) => r.factory_id),
+    /** Oldest queued runs of a factory, marked running in one transaction (one fsync). */
+    claim: (factoryId: string, limit: number, now: number): RunRecord[] =>
+      claim(factoryId, limit, now),
+    /** The record executor's whole job: queued → succeeded for a batch, in one transaction. */
+    recordQueued: db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
+      const rows = queuedIn.all(factoryId, limit);
+      for (const row of rows) recordDone.run({ id: row.id, now });
+      return rows.map((row) => ({
+        ...toRecord(row),
+        status: 'succeeded' as const,
+        startedAt: now,
+        finishedAt: now,
+      }));
+    }),
+    finish: (id: string, outcome: RunOutcome, now: number): void => {
+      finish.run({ id, finishedAt: now, ...outcome });
+    },
+    /** At start: whatever was running when the relay died is interrupted, never resumed. */
+    interruptRunning: db.transaction((reason: string, now: number): RunRecord[] => {
+      const rows = runningIds.all();
+      interrupt.run(now, reason);
+      return rows.map((row) => ({ ...toRecord(row), status: 'interrupted' as const }));
+    }),
+    /** When an automation is deleted its queued runs can no longer be placed: they fail. */
+    failQueuedOf: db.transaction(
+      (automationId: string, reason: string, now: number): RunRecord[] => {
+        const rows = queuedOfAutomation.all(automationId);
+        for (const row of rows) {
+          finish.run({
+            id: row.id,
+            status: 'failed',
+            finishedAt: now,
+            exitCode: null,
+            output: null,
+            error: reason,
+          });
+        }
+        return rows.map((row) => ({ ...toRecord(row), status: 'failed' as const }));
+      },
+    ),
+    insert: (run: NewRun): void => {
+      insert.run(run);
+    },
+    countSince: (automationId: string, since: number): number =>
+      countSince.get(automationId, firstRunIdAt(since))!.n,
+    payloadOf: (deliveryId: string): Buffer | null => payload.get(deliveryId)?.body ?? null,
+  };
+}
