@@ -19,7 +19,11 @@ describe('an accepted delivery', () => {
       'GET',
       `/api/deliveries/${sent.body.delivery_id}`,
     );
-    expect(entry.body).toMatchObject({ label: 'Accepted', size: Buffer.byteLength(raw), payload: raw });
+    expect(entry.body).toMatchObject({
+      label: 'Accepted',
+      size: Buffer.byteLength(raw),
+      payload: raw,
+    });
   });
 
   it('accepts any JSON value: arrays and scalars too', async () => {
