@@ -28,6 +28,13 @@ export function requireLiveWebhook(deps: ServiceDeps, uid: string): WebhookRecor
   return webhook;
 }
 
+function freeSecretName(deps: ServiceDeps, factoryId: string, webhookName: string): string {
+  const suggested = `webhook-${webhookName}`;
+  let name = suggested;
+  for (let n = 2; deps.secrets.get(factoryId, name); n++) name = `${suggested}-${n}`;
+  return name;
+}
+
 export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
   const changed = (uid: string): void => {
     deps.directory.refresh(uid);
@@ -88,7 +95,10 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           );
         }
 
-        const secretName = input.secretName ?? `webhook-${input.name}`;
+        // Only a secret name the caller typed reuses an existing team secret. The suggested
+        // default must not: a webhook re-created under a deleted one's name would silently
+        // inherit the old (perhaps leaked) secret and show none.
+        const secretName = input.secretName ?? freeSecretName(deps, factory.id, input.name);
         let revealed: string | null = null;
         let createdSecret = false;
         if (deps.secrets.get(factory.id, secretName)) {
