@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitForDeliveries } from '../../support/deliveries.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+
+/** Seed §4.3: the old secret stops working at once, with no overlap window; the new one is shown once. */
+describe('rotating a webhook secret', () => {
+  let relay: TestRelay;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+  });
+  afterEach(() => relay.stop());
+
+  it('refuses the old token at once and accepts the new one', async () => {
+    const {
+      secret: oldSecret,
+      ingressUrl,
+      webhook,
+    } = await relay.createWebhook({ name: 'rotating' });
+    expect((await postDelivery(ingressUrl, '{"n":1}', bearer(oldSecret))).status).toBe(202);
+
+    const rotated = await relay.api<{ secret: string; ingressUrl: string }>(
+      'POST',
+      `/api/webhooks/${webhook.uid}/rotate`,
+      {},
+    );
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rotated.body.secret).not.toBe(oldSecret);
+    expect(rotated.body.ingressUrl).toBe(ingressUrl);
+
+    expect((await postDelivery(ingressUrl, '{"n":2}', bearer(oldSecret))).status).toBe(401);
+    expect((await postDelivery(ingressUrl, '{"n":3}', bearer(rotated.body.secret))).status).toBe(
+      202,
+    );
+
+    const [latest, refused] = await waitForDeliveries(relay, webhook.uid, 3);
+    expect([latest!.label, refused!.label]).toEqual(['Accepted', 'Rejected (auth)']);
+  });
+
+  it('never shows the new secret again: reads carry no secret', async () => {
+    const { webhook } = await relay.createWebhook({ name: 'quiet' });
+    const rotated = await relay.api<{ secret: string }>(
+      'POST',
+      `/api/webhooks/${webhook.uid}/rotate`,
+      {},
+    );
+    const read = await relay.api('GET', `/api/webhooks/${webhook.uid}`);
+    const list = await relay.api('GET', '/api/webhooks');
+    expect(JSON.stringify(read.body)).not.toContain(rotated.body.secret);
+    expect(JSON.stringify(list.body)).not.toContain(rotated.body.secret);
+    expect(read.body).not.toHaveProperty('secret');
+  });
+
+  it('takes a new provider signing secret for a signature webhook', async () => {
+    const { webhook } = await relay.createWebhook({
+      name: 'signed',
+      authMode: 'signature',
+      signatureScheme: 'stripe',
+      secret: 'whsec_first_signing_secret',
+    });
+    const rotated = await relay.api<{ secret: string }>(
+      'POST',
+      `/api/webhooks/${webhook.uid}/rotate`,
+      {
+        secret: 'whsec_second_signing_secret',
+      },
+    );
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toBe('whsec_second_signing_secret');
+  });
+});

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listDeliveries, logSettled } from '../../support/deliveries.js';
+import {
+  bearer,
+  postDelivery,
+  startTestRelay,
+  type CreatedWebhook,
+  type TestRelay,
+} from '../../support/relay.js';
+
+/** Seed §3: disable, enable, delete take effect for senders at once; rename changes nothing for them. */
+describe('a webhook changed by the operator', () => {
+  let relay: TestRelay;
+  let hook: CreatedWebhook;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    hook = await relay.createWebhook({ name: 'lifecycle' });
+  });
+  afterEach(() => relay.stop());
+
+  const deliver = (body = '{"n":1}') => postDelivery(hook.ingressUrl, body, bearer(hook.secret));
+  const patch = (changes: Record<string, unknown>) =>
+    relay.api('PATCH', `/api/webhooks/${hook.webhook.uid}`, changes);
+
+  it('answers 404 as soon as it is disabled, logging nothing, and 202 again once re-enabled', async () => {
+    expect((await patch({ enabled: false })).body).toMatchObject({ enabled: false });
+    const refused = await deliver('{"while":"disabled"}');
+    expect(refused.status).toBe(404);
+    expect(refused.body.error?.code).toBe('not_found');
+    await logSettled(relay);
+    expect((await listDeliveries(relay, hook.webhook.uid)).items).toEqual([]);
+
+    expect((await patch({ enabled: true })).body).toMatchObject({ enabled: true });
+    expect((await deliver('{"while":"enabled"}')).status).toBe(202);
+  });
+
+  it('answers 404 as soon as it is deleted; its UID is never given to another webhook', async () => {
+    expect((await deliver('{"before":"delete"}')).status).toBe(202);
+    const deleted = await relay.api('DELETE', `/api/webhooks/${hook.webhook.uid}`);
+    expect(deleted.body).toEqual({ uid: hook.webhook.uid, deleted: true });
+
+    expect((await deliver('{"after":"delete"}')).status).toBe(404);
+    expect((await relay.api('GET', `/api/webhooks/${hook.webhook.uid}`)).status).toBe(404);
+    // The delivery log stays readable for automations that still point at it.
+    expect((await listDeliveries(relay, hook.webhook.uid)).items).toHaveLength(1);
+
+    const again = await relay.createWebhook({ name: 'lifecycle' });
+    expect(again.webhook.uid).not.toBe(hook.webhook.uid);
+    expect((await postDelivery(again.ingressUrl, '{}', bearer(again.secret))).status).toBe(202);
+    expect((await deliver('{"old":"uid"}')).status).toBe(404);
+    expect(
+      (await relay.api('PATCH', `/api/webhooks/${hook.webhook.uid}`, { enabled: true })).status,
+    ).toBe(404);
+  });
+
+  it("gives a webhook re-created under a deleted one's name a fresh secret, shown once", async () => {
+    await relay.api('DELETE', `/api/webhooks/${hook.webhook.uid}`);
+    const again = await relay.createWebhook({ name: 'lifecycle' });
+    expect(again.secret).toEqual(expect.any(String));
+    expect(again.secret).not.toBe(hook.secret);
+    expect((await postDelivery(again.ingressUrl, '{}', bearer(hook.secret))).status).toBe(401);
+    expect((await postDelivery(again.ingressUrl, '{}', bearer(again.secret))).status).toBe(202);
+  });
+
+  it('keeps accepting at the same URL with the same secret after a rename', async () => {
+    const renamed = await patch({ name: 'renamed' });
+    expect(renamed.body).toMatchObject({
+      name: 'renamed',
+      uid: hook.webhook.uid,
+      ingressUrl: hook.ingressUrl,
+    });
+    expect((await deliver()).status).toBe(202);
+    const listed = await relay.api<{ items: Array<{ name: string }> }>('GET', '/api/webhooks');
+    expect(listed.body.items.map((w) => w.name)).toEqual(['renamed']);
+  });
+
+  it('refuses a rename to a name another webhook already has', async () => {
+    await relay.createWebhook({ name: 'taken' });
+    const clash = await patch({ name: 'taken' });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ error: { code: 'conflict', path: 'name' } });
+  });
+});
