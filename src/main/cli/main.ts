@@ -1,10 +1,12 @@
+import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
+import { testFilter } from './test-filter.js';
 import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = { serve, send };
+const commands: Record<string, Command> = { serve, send, replay, 'test-filter': testFilter };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  contract,
+  type MethodInput,
+  type MethodName,
+  type MethodOutput,
+} from '../../shared/contract/index.js';
+import { ApiError } from '../../shared/errors.js';
+import { DEFAULT_ADMIN_URL, defaultDataDir } from '../config.js';
+import { UsageError } from './usage.js';
+
+/** Where a CLI command finds the relay, like kubectl does: flags, then environment, then defaults. */
+export interface AdminTarget {
+  /** `--admin-url`, default http://127.0.0.1:8788. */
+  adminUrl?: string | undefined;
+  /** `--data-dir`, else HOOKPORT_DATA_DIR, else ~/.hookport: where `admin-token` is read from. */
+  dataDir?: string | undefined;
+}
+
+/** HOOKPORT_ADMIN_TOKEN wins; otherwise `<data-dir>/admin-token` (PRODUCT.md §12). */
+export function resolveAdminToken(target: AdminTarget, env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.HOOKPORT_ADMIN_TOKEN?.trim();
+  if (fromEnv) return fromEnv;
+  const dataDir = resolve(target.dataDir ?? env.HOOKPORT_DATA_DIR ?? defaultDataDir());
+  const file = join(dataDir, 'admin-token');
+  let token: string;
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(
+      `No admin token: set HOOKPORT_ADMIN_TOKEN, or point --data-dir at the relay's data directory (${file}: ${code}).`,
+    );
+  }
+  if (token === '') throw new UsageError(`${file} is empty; set HOOKPORT_ADMIN_TOKEN instead.`);
+  return token;
+}
+
+/** Route and query parameters are scalars in every contract input. */
+function scalarText(key: string, value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  throw new TypeError(`${key} must be a string, number or boolean`);
+}
+
+function normalizeBaseUrl(raw: string): string {
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) {
+    throw new UsageError(
+      `--admin-url must be an http(s) URL such as ${DEFAULT_ADMIN_URL}, not "${raw}"`,
+    );
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/**
+ * A typed client of the management API over HTTP, derived from the contract: the route, the
+ * method and the output schema of each call come from `contract`, never restated here.
+ */
+export class AdminClient {
+  readonly baseUrl: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly token: string,
+  ) {
+    this.baseUrl = normalizeBaseUrl(baseUrl);
+  }
+
+  static fromTarget(target: AdminTarget, env: NodeJS.ProcessEnv = process.env): AdminClient {
+    return new AdminClient(target.adminUrl ?? DEFAULT_ADMIN_URL, resolveAdminToken(target, env));
+  }
+
+  async call<M extends MethodName>(name: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+    const def = contract[name];
+    const fields: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    const path = def.http.path.replace(/:([A-Za-z]+)/g, (_match, key: string) => {
+      const value = fields[key];
+      delete fields[key];
+      return encodeURIComponent(scalarText(key, value));
+    });
+    const url = new URL(this.baseUrl + path);
+    const hasBody = def.http.method === 'POST' || def.http.method === 'PATCH';
+    if (!hasBody) {
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) url.searchParams.set(key, scalarText(key, value));
+      }
+    }
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: def.http.method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        },
+        body: hasBody ? JSON.stringify(fields) : undefined,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code ?? 'unreachable';
+      throw new ApiError(
+        'unavailable',
+        `Cannot reach the relay at ${this.baseUrl} (${cause}). Is \`hookport serve\` running? Use --admin-url to point elsewhere.`,
+      );
+    }
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      // Not JSON: reported by status below.
+    }
+    if (!response.ok) throw ApiError.fromBody(body, response.status);
+    return def.output.parse(body) as MethodOutput<M>;
+  }
+}

@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { webhookTriggerSchema } from '../../shared/contract/triggers.js';
+import { validateFilter, type PayloadFilter } from '../../shared/filter/index.js';
+import { checkPayload, verdictOf } from '../automations/payload-check.js';
+import { parseJsonBody } from '../ingress/steps/parse-json.js';
+import { toInputError } from '../service/dispatch.js';
+import { UsageError } from './usage.js';
+
+export const TEST_FILTER_HELP = `Usage:
+  hookport test-filter --filter FILE --payload FILE [--json]
+
+Evaluates a payload filter against a payload, offline (no relay needed): the payload half of
+Test filter. Exit 0 = Would trigger, 1 = Would not trigger, 2 = the filter or the payload is
+invalid (the message names the path) or the command line is wrong. "-" reads standard input.
+
+  --filter FILE    a JSON payload filter ({"action": ["opened"]}), or a whole Webhook trigger
+                   ({"provider": "webhook", "event": "received", "filter": {...}}): an object
+                   whose only keys are provider, event and filter, with provider "webhook", is
+                   read as a trigger and its filter.payload is used
+  --payload FILE   the delivery body, read as the relay reads it (UTF-8 JSON, one BOM allowed)
+  --json           print {verdict, payloadCheck} as JSON instead of text
+`;
+
+/** A bad filter or payload: exit 2, message naming the file and the path. */
+class InvalidInput extends Error {}
+
+async function readSource(source: string, flag: string): Promise<Buffer> {
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(source);
+  } catch (error) {
+    throw new UsageError(
+      `${flag}: cannot read "${source}" (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+    );
+  }
+}
+
+const TRIGGER_KEYS = new Set(['provider', 'event', 'filter']);
+
+/** A whole trigger is recognised by its shape; anything else is a bare payload filter. */
+function isTriggerShaped(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return (
+    keys.every((k) => TRIGGER_KEYS.has(k)) &&
+    (value as { provider?: unknown }).provider === 'webhook'
+  );
+}
+
+export function readFilter(value: unknown): PayloadFilter | undefined {
+  if (isTriggerShaped(value)) {
+    const parsed = webhookTriggerSchema.safeParse(value);
+    if (!parsed.success) throw new InvalidInput(toInputError(parsed.error).message);
+    return parsed.data.filter.payload;
+  }
+  const checked = validateFilter(value, 'payload');
+  if (!checked.ok) throw new InvalidInput(`${checked.path}: ${checked.message}`);
+  return checked.filter;
+}
+
+export async function testFilter(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      filter: { type: 'string' },
+      payload: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(TEST_FILTER_HELP);
+    return;
+  }
+  if (values.filter === undefined || values.payload === undefined) {
+    throw new UsageError('test-filter needs --filter FILE and --payload FILE.');
+  }
+  if (values.filter === '-' && values.payload === '-') {
+    throw new UsageError(
+      'test-filter: only one of --filter and --payload can read standard input.',
+    );
+  }
+  const [filterBytes, payloadBytes] = await Promise.all([
+    readSource(values.filter, '--filter'),
+    readSource(values.payload, '--payload'),
+  ]);
+
+  let filter: PayloadFilter | undefined;
+  let payload: unknown;
+  try {
+    const filterJson = parseJsonBody(filterBytes);
+    if (!filterJson.ok) {
+      throw new InvalidInput(
+        `${values.filter}: ${filterJson.reason.replace(/^body/, 'the filter')}`,
+      );
+    }
+    try {
+      filter = readFilter(filterJson.value);
+    } catch (error) {
+      throw new InvalidInput(`${values.filter}: ${(error as Error).message}`);
+    }
+    const payloadJson = parseJsonBody(payloadBytes);
+    if (!payloadJson.ok) {
+      throw new InvalidInput(
+        `${values.payload}: ${payloadJson.reason.replace(/^body/, 'the payload')}`,
+      );
+    }
+    payload = payloadJson.value;
+  } catch (error) {
+    if (!(error instanceof InvalidInput)) throw error;
+    console.error(`hookport test-filter: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const payloadCheck = checkPayload(filter, payload);
+  const verdict = verdictOf(payloadCheck);
+  if (values.json) {
+    console.log(JSON.stringify({ verdict, payloadCheck }, null, 2));
+  } else {
+    console.log(
+      [
+        verdict,
+        '  - Webhook check   not checked offline (test against a stored delivery in the UI or API)',
+        `  ${payloadCheck.passed ? '✓' : '✗'} Payload check   ${payloadCheck.detail}`,
+      ].join('\n'),
+    );
+  }
+  process.exitCode = payloadCheck.passed ? 0 : 1;
+}
