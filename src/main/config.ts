@@ -6,8 +6,8 @@ import type { SecretStore } from './secrets/secret-store.js';
 export interface CoreConfig {
   dataDir: string;
   ingress: { host: string; port: number };
-  /** The admin listener is loopback-only; only its port is configurable. */
-  admin: { port: number };
+  /** The admin listener is loopback-only; only its port is configurable. Null: no listener. */
+  admin: { port: number } | null;
   /** `base_url` of every ingress URL shown; persisted as the relay's setting when given. */
   publicUrl?: string | null;
   /** Client address from the last X-Forwarded-For hop (behind a tunnel). Ingress only. */

@@ -52,9 +52,10 @@ export interface Core {
   auth: AdminAuth;
   /** e.g. http://127.0.0.1:8787 — where the ingress listener really is. */
   ingressListenUrl: string;
-  adminUrl: string;
+  /** Null when started without an admin listener (the desktop app uses IPC). */
+  adminUrl: string | null;
   /** A fresh single-use login link for the UI. */
-  loginLink(): string;
+  loginLink(): string | null;
   /** Drains in-flight deliveries, ends event streams, commits the last batch, closes the database. */
   stop(): Promise<void>;
 }
@@ -173,28 +174,31 @@ export async function startCore(config: CoreConfig): Promise<Core> {
 
   let ingress: Listener | null = null;
   let admin: Listener | null = null;
-  let adminPort = config.admin.port;
-  const adminApp = createAdminApp({
-    service,
-    auth,
-    events,
-    uiDir: config.uiDir ?? null,
-    port: () => adminPort,
-    log,
-  });
+  let adminPort = config.admin?.port ?? 0;
+  // The desktop app talks to the service over IPC and opens no admin listener at all.
+  const adminApp = config.admin
+    ? createAdminApp({
+        service,
+        auth,
+        events,
+        uiDir: config.uiDir ?? null,
+        port: () => adminPort,
+        log,
+      })
+    : null;
   try {
     ingress = await listen(ingressApp.callback(), config.ingress.host, config.ingress.port);
-    admin = await listen(adminApp.app.callback(), '127.0.0.1', config.admin.port);
+    if (adminApp) admin = await listen(adminApp.app.callback(), '127.0.0.1', adminPort);
   } catch (error) {
     await ingress?.close();
     db.close();
     throw error;
   }
-  adminPort = admin.port;
+  adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
-  const adminUrl = displayUrl('127.0.0.1', admin.port);
+  const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
 
   const retention = createRetention(db);
   const prune = (): void => {
@@ -229,12 +233,12 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     auth,
     ingressListenUrl: settings.listenerBaseUrl,
     adminUrl,
-    loginLink: () => `${adminUrl}/login?token=${auth.mintLoginCode()}`,
+    loginLink: () => (adminUrl ? `${adminUrl}/login?token=${auth.mintLoginCode()}` : null),
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
-        adminApp.streams.closeAll();
-        await Promise.all([ingress.close(), admin.close()]);
+        adminApp?.streams.closeAll();
+        await Promise.all([ingress.close(), admin?.close()]);
         await writer.drain();
         await dispatcher.stop();
         db.close();

@@ -55,13 +55,15 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
     ...overrides,
   });
   const adminToken = core.adminToken.value;
+  if (core.adminUrl === null) throw new Error('startTestRelay needs the admin listener');
+  const adminUrl = core.adminUrl;
 
   const api: TestRelay['api'] = async (method, path, body, options = {}) => {
     const token = options.token === undefined ? adminToken : options.token;
     const headers: Record<string, string> = { ...options.headers };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await fetch(`${core.adminUrl}${path}`, {
+    const response = await fetch(`${adminUrl}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -80,7 +82,7 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
     core,
     dataDir,
     ingressUrl: core.ingressListenUrl,
-    adminUrl: core.adminUrl,
+    adminUrl,
     adminToken,
     logs,
     api,
