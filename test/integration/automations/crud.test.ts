@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAutomation, webhookTrigger, type Automation } from '../../support/automations.js';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+type ErrorBody = { error: { code: string; message: string; path?: string } };
+
+describe('automations over the management API', () => {
+  let relay: TestRelay;
+  let uid: string;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    uid = (await relay.createWebhook({ name: 'github-prod' })).webhook.uid;
+  });
+  afterEach(() => relay.stop());
+
+  it('creates, lists, reads, updates and deletes an automation in the default factory', async () => {
+    const created = await createAutomation(relay, {
+      name: 'triage',
+      prompt: 'Triage the new issue.',
+      triggers: [webhookTrigger([uid], { action: ['opened'] })],
+    });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^aut_[0-9A-Z]{26}$/),
+      factory: 'default',
+      name: 'triage',
+      prompt: 'Triage the new issue.',
+      enabled: true,
+      webhooks: [{ uid, name: 'github-prod', deleted: false }],
+      deletedWebhookUids: [],
+      warnings: [],
+      runs24h: 0,
+    });
+
+    const list = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
+    expect(list.body.items.map((a) => a.name)).toEqual(['triage']);
+    const sameFactory = await relay.api<{ items: Automation[] }>(
+      'GET',
+      '/api/automations?factory=default',
+    );
+    expect(sameFactory.body.items).toHaveLength(1);
+
+    const read = await relay.api<Automation>('GET', `/api/automations/${created.id}`);
+    expect(read.body.triggers).toEqual([webhookTrigger([uid], { action: ['opened'] })]);
+
+    const patched = await relay.api<Automation>('PATCH', `/api/automations/${created.id}`, {
+      enabled: false,
+      prompt: 'Label the issue.',
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      enabled: false,
+      prompt: 'Label the issue.',
+      name: 'triage',
+    });
+
+    const deleted = await relay.api('DELETE', `/api/automations/${created.id}`);
+    expect(deleted.body).toEqual({ id: created.id, deleted: true });
+    expect((await relay.api('GET', `/api/automations/${created.id}`)).status).toBe(404);
+  });
+
+  it('refuses an invalid payload filter when saved, naming the path of the bad key', async () => {
+    const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'bad',
+      prompt: 'x',
+      triggers: [webhookTrigger([uid], { pull_request: { state: { in: 'open' } } })],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({
+      code: 'invalid_input',
+      message: 'triggers.0.filter.payload.pull_request.state.in: expected an array of values',
+      path: 'triggers.0.filter.payload.pull_request.state.in',
+    });
+
+    const onUpdate = await createAutomation(relay, {
+      name: 'good',
+      triggers: [webhookTrigger([uid])],
+    });
+    const patched = await relay.api<ErrorBody>('PATCH', `/api/automations/${onUpdate.id}`, {
+      triggers: [webhookTrigger([uid]), webhookTrigger([uid], { labels: { not_in: [] } })],
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.path).toBe('triggers.1.filter.payload.labels.not_in');
+    expect(patched.body.error.message).toMatch(/empty list excludes nothing/);
+  });
+
+  it('refuses triggers that are not Webhook triggers, naming the field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ ...webhookTrigger([uid]), provider: 'github' }, 'triggers.0.provider'],
+      [{ ...webhookTrigger([uid]), event: 'sent' }, 'triggers.0.event'],
+      [webhookTrigger([]), 'triggers.0.filter.webhook_ids'],
+      [webhookTrigger(['github-prod']), 'triggers.0.filter.webhook_ids.0'],
+      [{ ...webhookTrigger([uid]), extra: true }, 'triggers.0.extra'],
+    ];
+    for (const [trigger, path] of cases) {
+      const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+        name: 'bad',
+        prompt: 'x',
+        triggers: [trigger],
+      });
+      expect(response.status, path).toBe(400);
+      expect(response.body.error.path, JSON.stringify(trigger)).toBe(path);
+    }
+  });
+
+  it('refuses a trigger naming a webhook UID that does not exist in the factory', async () => {
+    const unknown = 'wh_000000000000000000000000';
+    const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'ghost',
+      prompt: 'x',
+      triggers: [webhookTrigger([uid, unknown])],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({
+      path: 'triggers.0.filter.webhook_ids.1',
+      message: `triggers.0.filter.webhook_ids.1: no webhook ${unknown} in factory "default"`,
+    });
+  });
+
+  it('refuses a missing name or prompt, a duplicate name and an unknown factory', async () => {
+    const noPrompt = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'a',
+      prompt: '   ',
+      triggers: [],
+    });
+    expect(noPrompt.body.error).toMatchObject({
+      path: 'prompt',
+      message: 'prompt: must not be empty',
+    });
+    const badName = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: '../etc',
+      prompt: 'x',
+      triggers: [],
+    });
+    expect(badName.body.error.path).toBe('name');
+
+    await createAutomation(relay, { name: 'twice', triggers: [] });
+    const again = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'twice',
+      prompt: 'x',
+      triggers: [],
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('name: an automation named "twice" already exists');
+
+    const elsewhere = await relay.api<ErrorBody>('GET', '/api/automations?factory=nope');
+    expect(elsewhere.status).toBe(404);
+  });
+
+  it('flags an automation whose webhooks were all deleted; it stays visible and lists the deleted UIDs', async () => {
+    const second = (await relay.createWebhook({ name: 'stripe' })).webhook.uid;
+    const both = await createAutomation(relay, {
+      name: 'both',
+      triggers: [webhookTrigger([uid, second])],
+    });
+    const only = await createAutomation(relay, { name: 'only', triggers: [webhookTrigger([uid])] });
+
+    expect((await relay.api('DELETE', `/api/webhooks/${uid}`)).status).toBe(200);
+
+    const onlyNow = (await relay.api<Automation>('GET', `/api/automations/${only.id}`)).body;
+    expect(onlyNow.deletedWebhookUids).toEqual([uid]);
+    expect(onlyNow.webhooks).toEqual([{ uid, name: 'github-prod', deleted: true }]);
+    expect(onlyNow.warnings).toHaveLength(1);
+    expect(onlyNow.warnings[0]).toMatch(
+      /^points at a deleted webhook \(wh_\w+\): it fires no more/,
+    );
+
+    const bothNow = (await relay.api<Automation>('GET', `/api/automations/${both.id}`)).body;
+    expect(bothNow.deletedWebhookUids).toEqual([uid]);
+    expect(bothNow.warnings[0]).toMatch(
+      /points at a deleted webhook .*its other webhooks still fire/,
+    );
+
+    const list = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
+    expect(list.body.items.map((a) => a.name).sort()).toEqual(['both', 'only']);
+
+    // Saving it again with the deleted webhook is refused; pointing it elsewhere clears the flag.
+    const keep = await relay.api<ErrorBody>('PATCH', `/api/automations/${only.id}`, {
+      triggers: [webhookTrigger([uid])],
+    });
+    expect(keep.body.error.message).toMatch(
+      /was deleted; point the trigger at another webhook or remove it/,
+    );
+    const moved = await relay.api<Automation>('PATCH', `/api/automations/${only.id}`, {
+      triggers: [webhookTrigger([second])],
+    });
+    expect(moved.body.warnings).toEqual([]);
+  });
+
+  it('lets a view token read automations but not change them', async () => {
+    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
+      name: 'ro',
+      role: 'view',
+    });
+    const token = viewer.body.value;
+    const automation = await createAutomation(relay, {
+      name: 'seen',
+      triggers: [webhookTrigger([uid])],
+    });
+    expect((await relay.api('GET', '/api/automations', undefined, { token })).status).toBe(200);
+    const write = await relay.api(
+      'PATCH',
+      `/api/automations/${automation.id}`,
+      { enabled: false },
+      { token },
+    );
+    expect(write.status).toBe(403);
+    expect(
+      (await relay.api('DELETE', `/api/automations/${automation.id}`, undefined, { token })).status,
+    ).toBe(403);
+  });
+});
