@@ -19,8 +19,8 @@ describe('automations over the management API', () => {
       prompt: 'Triage the new issue.',
       triggers: [webhookTrigger([uid], { action: ['opened'] })],
     });
+    expect(created.id).toMatch(/^aut_[0-9A-Z]{26}$/);
     expect(created).toMatchObject({
-      id: expect.stringMatching(/^aut_[0-9A-Z]{26}$/),
       factory: 'default',
       name: 'triage',
       prompt: 'Triage the new issue.',

@@ -64,7 +64,7 @@ describe('runs are queued in the accept transaction', () => {
     expect(delivery.label).toBe('Accepted');
     const started = await Promise.all(delivery.runIds.map((id) => getRun(relay, id)));
     expect(started.map((r) => r.automationId).sort()).toEqual(
-      [any!.id, openedOnly!.id, twoTriggers!.id].sort(),
+      [any.id, openedOnly.id, twoTriggers.id].sort(),
     );
     for (const run of started) {
       expect(run).toMatchObject({
