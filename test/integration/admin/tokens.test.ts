@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+interface MintedToken {
+  token: { id: string; name: string; role: string; createdAt: string; lastUsedAt: string | null };
+  value: string;
+}
+
+/** PRODUCT §11: /api/tokens mints (value shown once), lists (never values) and revokes at once. */
+describe('admin API tokens', () => {
+  let relay: TestRelay;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+  });
+  afterEach(() => relay.stop());
+
+  const mint = async (name: string, role: 'manage' | 'view') => {
+    const response = await relay.api<MintedToken>('POST', '/api/tokens', { name, role });
+    expect(response.status).toBe(201);
+    return response.body;
+  };
+
+  it('shows a new token value once; the list never shows values', async () => {
+    const minted = await mint('ci', 'manage');
+    expect(minted.value).toMatch(/^hpt_[A-Za-z0-9_-]{43}$/);
+    expect(minted.token).toMatchObject({ name: 'ci', role: 'manage', lastUsedAt: null });
+
+    const list = await relay.api<{ items: Array<Record<string, unknown>> }>('GET', '/api/tokens');
+    expect(list.body.items).toHaveLength(1);
+    expect(Object.keys(list.body.items[0]!).sort()).toEqual(
+      ['createdAt', 'id', 'lastUsedAt', 'name', 'role'].sort(),
+    );
+    expect(JSON.stringify(list.body)).not.toContain(minted.value);
+  });
+
+  it('lets a minted manage token write, and records when it was last used', async () => {
+    const minted = await mint('automation', 'manage');
+    const created = await relay.api(
+      'POST',
+      '/api/webhooks',
+      { name: 'by-token' },
+      { token: minted.value },
+    );
+    expect(created.status).toBe(201);
+    const list = await relay.api<{ items: MintedToken['token'][] }>('GET', '/api/tokens');
+    expect(list.body.items[0]!.lastUsedAt).not.toBeNull();
+  });
+
+  it('refuses a revoked token with 401 at once', async () => {
+    const minted = await mint('short-lived', 'view');
+    expect(
+      (await relay.api('GET', '/api/webhooks', undefined, { token: minted.value })).status,
+    ).toBe(200);
+
+    const revoked = await relay.api('DELETE', `/api/tokens/${minted.token.id}`);
+    expect(revoked.body).toEqual({ id: minted.token.id, deleted: true });
+    expect(
+      (await relay.api('GET', '/api/webhooks', undefined, { token: minted.value })).status,
+    ).toBe(401);
+    expect((await relay.api<{ items: unknown[] }>('GET', '/api/tokens')).body.items).toEqual([]);
+    expect((await relay.api('DELETE', `/api/tokens/${minted.token.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+/** PRODUCT §11: every validation error is 400 `{"error":{"code","message","path"}}` naming the field. */
+describe('invalid management input', () => {
+  let relay: TestRelay;
+  let uid: string;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    uid = (await relay.createWebhook({ name: 'existing' })).webhook.uid;
+  });
+  afterEach(() => relay.stop());
+
+  const cases: Array<[string, string, () => string, unknown, string]> = [
+    ['a name with spaces', 'POST', () => '/api/webhooks', { name: 'my hook' }, 'name'],
+    ['a missing name', 'POST', () => '/api/webhooks', {}, 'name'],
+    [
+      'an unknown auth mode',
+      'POST',
+      () => '/api/webhooks',
+      { name: 'a', authMode: 'basic' },
+      'authMode',
+    ],
+    [
+      'a signature webhook without a scheme',
+      'POST',
+      () => '/api/webhooks',
+      { name: 'a', authMode: 'signature', secret: 'whsec_x' },
+      'signatureScheme',
+    ],
+    [
+      'an unknown scheme',
+      'POST',
+      () => '/api/webhooks',
+      { name: 'a', authMode: 'signature', signatureScheme: 'carrier-pigeon' },
+      'signatureScheme',
+    ],
+    [
+      'a secret for a token webhook',
+      'POST',
+      () => '/api/webhooks',
+      { name: 'a', secret: 'chosen-by-me' },
+      'secret',
+    ],
+    [
+      'a delivery ID header that is not a header name',
+      'POST',
+      () => '/api/webhooks',
+      { name: 'a', deliveryIdHeader: 'X Id:' },
+      'deliveryIdHeader',
+    ],
+    ['an unknown field', 'POST', () => '/api/webhooks', { name: 'a', colour: 'red' }, 'colour'],
+    ['a non-boolean enabled', 'PATCH', () => `/api/webhooks/${uid}`, { enabled: 'yes' }, 'enabled'],
+    ['a bad rename', 'PATCH', () => `/api/webhooks/${uid}`, { name: '../etc' }, 'name'],
+    ['a malformed UID', 'GET', () => '/api/webhooks/not-a-uid', undefined, 'uid'],
+    ['a malformed delivery ID', 'GET', () => '/api/deliveries/42', undefined, 'id'],
+    ['an empty token name', 'POST', () => '/api/tokens', { name: '', role: 'view' }, 'name'],
+    ['an unknown role', 'POST', () => '/api/tokens', { name: 't', role: 'admin' }, 'role'],
+    [
+      'retention below 7 days',
+      'PATCH',
+      () => '/api/settings',
+      { retentionDays: 3 },
+      'retentionDays',
+    ],
+    [
+      'a public URL that is not http(s)',
+      'PATCH',
+      () => '/api/settings',
+      { publicUrl: 'ftp://tunnel' },
+      'publicUrl',
+    ],
+  ];
+
+  it.each(cases)('%s → 400 naming the field', async (_name, method, path, body, field) => {
+    const response = await relay.api<{ error: { code: string; message: string; path: string } }>(
+      method,
+      path(),
+      body,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: { code: 'invalid_input', message: expect.any(String), path: field },
+    });
+    expect(response.body.error.message).toContain(field);
+  });
+
+  it('refuses a body that is not JSON, or not a JSON object, with 400', async () => {
+    const notJson = await relay.api('POST', '/api/webhooks', '{"name":', {});
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({ error: { code: 'invalid_input' } });
+    const notObject = await relay.api('POST', '/api/webhooks', '["name"]', {});
+    expect(notObject.status).toBe(400);
+    const notTyped = await relay.api('POST', '/api/webhooks', '{"name":"x"}', {
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(notTyped.status).toBe(400);
+  });
+});
