@@ -54,8 +54,8 @@ export interface Core {
   ingressListenUrl: string;
   /** Null when started without an admin listener (the desktop app uses IPC). */
   adminUrl: string | null;
-  /** A fresh single-use login link for the UI. */
-  loginLink(): string | null;
+  /** A fresh single-use login link for the UI (needs the admin listener). */
+  loginLink(): string;
   /** Drains in-flight deliveries, ends event streams, commits the last batch, closes the database. */
   stop(): Promise<void>;
 }
@@ -92,9 +92,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
 
   const events = new EventBus();
   const directory = new WebhookDirectory(webhooks);
-  const automationIndex = new AutomationIndex(automations, () =>
-    webhooks.live().map((w) => w.uid),
-  );
+  const automationIndex = new AutomationIndex(automations, () => webhooks.live().map((w) => w.uid));
   // A deleted webhook fires nothing: replan without it (also after creates and updates; cheap).
   events.subscribe((event) => {
     if (event.type === 'changed' && event.resource === 'webhooks') automationIndex.reload();
@@ -233,7 +231,11 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     auth,
     ingressListenUrl: settings.listenerBaseUrl,
     adminUrl,
-    loginLink: () => (adminUrl ? `${adminUrl}/login?token=${auth.mintLoginCode()}` : null),
+    loginLink: () => {
+      if (!adminUrl)
+        throw new Error('This relay runs without an admin listener, so it has no login link.');
+      return `${adminUrl}/login?token=${auth.mintLoginCode()}`;
+    },
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
