@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ipcInvokeChannel, type BridgeResult } from '../../../src/shared/bridge.js';
+import { contract, methodNames, type MethodName } from '../../../src/shared/contract/index.js';
+import { registerContractHandlers, type IpcMainLike } from '../../../src/main/ipc/ipc-transport.js';
+import { silentLogger } from '../../../src/main/log.js';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+type Listener = Parameters<IpcMainLike['handle']>[1];
+type IpcMainInvokeEvent = Parameters<Listener>[0];
+
+/** Electron's ipcMain is a boundary we do not own: this stand-in records handlers and invokes them. */
+class IpcMainStandIn implements IpcMainLike {
+  readonly handlers = new Map<string, Listener>();
+  handle(channel: string, listener: Listener): void {
+    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
+    this.handlers.set(channel, listener);
+  }
+  removeHandler(channel: string): void {
+    this.handlers.delete(channel);
+  }
+  invoke(method: MethodName, ...args: unknown[]): Promise<BridgeResult> {
+    const handler = this.handlers.get(ipcInvokeChannel(method));
+    if (!handler) throw new Error(`no handler for ${method}`);
+    return handler({} as IpcMainInvokeEvent, ...args);
+  }
+}
+
+/** The same call over HTTP, built from the contract's route the way the UI's client does. */
+async function overHttp(
+  relay: TestRelay,
+  method: MethodName,
+  input: Record<string, unknown>,
+): Promise<BridgeResult> {
+  const { http } = contract[method];
+  const rest = { ...input };
+  const path = http.path.replace(/:(\w+)/g, (_m, name: string) => {
+    const value = String(rest[name]);
+    delete rest[name];
+    return encodeURIComponent(value);
+  });
+  const inQuery = http.method === 'GET' || http.method === 'DELETE';
+  const query = inQuery ? new URLSearchParams(rest as Record<string, string>).toString() : '';
+  const response = await relay.api<{ error?: { code: string; message: string; path?: string } }>(
+    http.method,
+    query ? `${path}?${query}` : path,
+    inQuery ? undefined : rest,
+  );
+  return response.status < 400
+    ? { ok: true, value: response.body }
+    : { ok: false, error: response.body.error! };
+}
+
+/** Path parameters filled with a value no schema accepts, every other field left out. */
+function probeInput(method: MethodName): Record<string, unknown> {
+  const params = [...contract[method].http.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  return Object.fromEntries(params.map((p) => [p, 'not-an-id']));
+}
+
+describe('the IPC transport and the HTTP transport', () => {
+  let relay: TestRelay;
+  const ipc = new IpcMainStandIn();
+
+  beforeAll(async () => {
+    relay = await startTestRelay();
+    registerContractHandlers(ipc, relay.core.service, {
+      caller: { role: 'manage' },
+      isTrustedSender: () => true,
+      log: silentLogger,
+    });
+  });
+  afterAll(() => relay.stop());
+
+  it('registers exactly one IPC handler per contract method', () => {
+    expect([...ipc.handlers.keys()].sort()).toEqual(methodNames.map(ipcInvokeChannel).sort());
+  });
+
+  it.each(methodNames)('%s answers the same through both', async (method) => {
+    const input = probeInput(method);
+    const [viaIpc, viaHttp] = [
+      await ipc.invoke(method, input),
+      await overHttp(relay, method, input),
+    ];
+    expect(viaIpc).toEqual(viaHttp);
+  });
+
+  it('refuses a call from a frame that is not the app window, as data with a code', async () => {
+    const refusing = new IpcMainStandIn();
+    registerContractHandlers(refusing, relay.core.service, {
+      caller: { role: 'manage' },
+      isTrustedSender: () => false,
+      log: silentLogger,
+    });
+    await expect(refusing.invoke('relay.status', {})).resolves.toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: 'Only the Hookport window may call the relay.' },
+    });
+  });
+
+  it('refuses extra arguments and names the bad field of a bad input', async () => {
+    expect(await ipc.invoke('relay.status', {}, 'extra')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(await ipc.invoke('webhooks.create', { name: '' })).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'invalid_input', path: 'name' }) as unknown,
+    });
+  });
+});
