@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipcInvokeChannel, type BridgeResult } from '../../../src/shared/bridge.js';
+import type { ApiErrorBody } from '../../../src/shared/errors.js';
 import { contract, methodNames, type MethodName } from '../../../src/shared/contract/index.js';
 import { registerContractHandlers, type IpcMainLike } from '../../../src/main/ipc/ipc-transport.js';
 import { silentLogger } from '../../../src/main/log.js';
@@ -40,7 +41,7 @@ async function overHttp(
   });
   const inQuery = http.method === 'GET' || http.method === 'DELETE';
   const query = inQuery ? new URLSearchParams(rest as Record<string, string>).toString() : '';
-  const response = await relay.api<{ error?: { code: string; message: string; path?: string } }>(
+  const response = await relay.api<{ error?: ApiErrorBody }>(
     http.method,
     query ? `${path}?${query}` : path,
     inQuery ? undefined : rest,
