@@ -55,5 +55,5 @@ export function startSenders(targets: Array<{ url: string; secret: string }>): S
     }
   };
   const done = Promise.all(targets.map((target, i) => send(target, i))).then(() => undefined);
-  return Object.assign(load, { done, stop: () => (stopped = true) }) as SenderLoad;
+  return Object.assign(load, { done, stop: () => (stopped = true) });
 }
