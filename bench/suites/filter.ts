@@ -1,0 +1,171 @@
+/**
+ * Payload filter and accept-path cost of automations.
+ *   1. Filter evaluations per second: a 10-key nested filter on 10 KB and 200 KB payloads.
+ *   2. Accepted deliveries per second with 20 automations defined vs none, through a real
+ *      relay (real listeners, real SQLite with synchronous=FULL, the record executor running).
+ *      Target: the 20 automations cost less than 10% of accept throughput.
+ */
+import { rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCore, type Core } from '../../src/main/core.js';
+import { silentLogger } from '../../src/main/log.js';
+import { evaluateFilter } from '../../src/shared/filter/index.js';
+import type { BenchSuite } from './index.js';
+import { pullRequestPayload, TEN_KEY_FILTER } from './filter-fixtures.js';
+
+const EVAL_SECONDS = 1.5;
+const CONCURRENCY = 16;
+const DELIVERIES_PER_ROUND = 2_000;
+const ROUNDS = 3;
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+function evaluationsPerSecond(payloadText: string): number {
+  const payload: unknown = JSON.parse(payloadText);
+  if (!evaluateFilter(TEN_KEY_FILTER, payload).matched) throw new Error('fixture should match');
+  let count = 0;
+  const start = process.hrtime.bigint();
+  const budget = BigInt(EVAL_SECONDS * 1e9);
+  while (process.hrtime.bigint() - start < budget) {
+    for (let i = 0; i < 1_000; i++) evaluateFilter(TEN_KEY_FILTER, payload);
+    count += 1_000;
+  }
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+interface BenchRelay {
+  core: Core;
+  dataDir: string;
+  url: string;
+  secret: string;
+}
+
+async function adminCall<T>(core: Core, method: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${core.adminUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${core.adminToken.value}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A relay with one webhook and `automations` automations on it, `matching` of which fire. */
+async function startBenchRelay(automations: number, matching: number): Promise<BenchRelay> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hookport-bench-'));
+  const core = await startCore({
+    dataDir,
+    ingress: { host: '127.0.0.1', port: 0 },
+    admin: { port: 0 },
+    log: silentLogger,
+    // Only benchmarks raise the seed's limits.
+    limits: { deliveriesPerMinute: 1e9 },
+    adminTokenFromEnv: undefined,
+    masterKeyFromEnv: undefined,
+  });
+  const created = await adminCall<{ webhook: { uid: string }; secret: string; ingressUrl: string }>(
+    core,
+    'POST',
+    '/api/webhooks',
+    { name: 'bench' },
+  );
+  for (let i = 0; i < automations; i++) {
+    const action = i < matching ? ['opened', 'synchronize'] : [`other-${i}`];
+    await adminCall(core, 'POST', '/api/automations', {
+      name: `automation-${i}`,
+      prompt: `Automation ${i}: review the pull request.`,
+      triggers: [
+        {
+          provider: 'webhook',
+          event: 'received',
+          filter: { webhook_ids: [created.webhook.uid], payload: { ...TEN_KEY_FILTER, action } },
+        },
+      ],
+    });
+  }
+  return { core, dataDir, url: created.ingressUrl, secret: created.secret };
+}
+
+let sequence = 0;
+
+/** Posts `count` distinct deliveries, CONCURRENCY at a time; returns accepted deliveries per second. */
+async function acceptRate(relay: BenchRelay, body: string, count: number): Promise<number> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next++;
+      const response = await fetch(relay.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${relay.secret}`,
+          'x-service-delivery-id': `b${sequence++}`,
+        },
+        body,
+      });
+      if (response.status !== 202) throw new Error(`expected 202, got ${response.status}`);
+      await response.arrayBuffer();
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return count / ((performance.now() - start) / 1000);
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function acceptComparison(): Promise<void> {
+  const body = pullRequestPayload(10 * 1024);
+  const configs = [
+    { label: 'no automations', relay: await startBenchRelay(0, 0) },
+    { label: '20 automations (2 match)', relay: await startBenchRelay(20, 2) },
+    { label: '20 automations (all match)', relay: await startBenchRelay(20, 20) },
+  ];
+  try {
+    for (const { relay } of configs) await acceptRate(relay, body, 300); // warm-up
+    const rates = configs.map(() => [] as number[]);
+    // Interleaved rounds, so a noisy neighbour on the machine hits every configuration alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, { relay }] of configs.entries()) {
+        rates[i]!.push(await acceptRate(relay, body, DELIVERIES_PER_ROUND));
+      }
+    }
+    const baseline = median(rates[0]!);
+    console.log(
+      `accepted deliveries/s (${(body.length / 1024).toFixed(0)} KB body, ${CONCURRENCY} concurrent, ` +
+        `median of ${ROUNDS} × ${DELIVERIES_PER_ROUND}, record executor):`,
+    );
+    for (const [i, { label }] of configs.entries()) {
+      const rate = median(rates[i]!);
+      const ratio = rate / baseline;
+      const cost =
+        i === 0 ? '' : `  ratio ${ratio.toFixed(3)}  cost ${((1 - ratio) * 100).toFixed(1)}%`;
+      console.log(`  ${label.padEnd(28)} ${fmt(rate).padStart(8)}/s${cost}`);
+    }
+    console.log('  target: 20 automations cost < 10% of accept throughput');
+  } finally {
+    for (const { relay } of configs) {
+      await relay.core.stop();
+      rmSync(relay.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+export const filterSuite: BenchSuite = {
+  name: 'filter',
+  async run() {
+    console.log('filter evaluations/s (10-key nested filter, matching payload, parsed once):');
+    for (const kb of [10, 200]) {
+      const text = pullRequestPayload(kb * 1024);
+      const rate = evaluationsPerSecond(text);
+      console.log(`  ${`${kb} KB payload`.padEnd(28)} ${fmt(rate).padStart(10)}/s`);
+    }
+    console.log('');
+    await acceptComparison();
+  },
+};
