@@ -68,7 +68,7 @@ describe('hookport send without --scheme (token modes)', () => {
     const run = await runSend([wrong, '--body', bodyFile('{}')]);
 
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^40[14] /);
+    expect(run.stdout).toMatch(/^401 /);
     expect(run.stdout + run.stderr).not.toContain('WRONG-token');
   });
 
