@@ -1,4 +1,5 @@
 import { filterSuite } from './filter.js';
+import { ingressSuite } from './ingress.js';
 
 export interface BenchSuite {
   name: string;
@@ -6,4 +7,4 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite];
+export const suites: BenchSuite[] = [filterSuite, ingressSuite];
