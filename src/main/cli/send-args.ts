@@ -148,9 +148,12 @@ function parseHmacOptions(
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
     const key = issue?.path[0];
-    const flag = typeof key === 'string' && key in HMAC_FLAGS ? HMAC_FLAGS[key as 'header'] : '';
+    const flag =
+      typeof key === 'string' && Object.hasOwn(HMAC_FLAGS, key)
+        ? HMAC_FLAGS[key as keyof typeof HMAC_FLAGS]
+        : '--hmac-*';
     const message = flag === '--hmac-encoding' ? 'must be hex or base64' : issue?.message;
-    throw new UsageError(`${flag || '--hmac-*'} ${message ?? 'is invalid'}`);
+    throw new UsageError(`${flag} ${message ?? 'is invalid'}`);
   }
   return parsed.data;
 }
