@@ -42,7 +42,10 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     },
     (req, res) => {
       answering.set(req.socket, { req, res });
-      res.once('close', () => answering.delete(req.socket));
+      res.once('close', () => {
+        // A pipelined request on the same socket may already have taken the slot.
+        if (answering.get(req.socket)?.res === res) answering.delete(req.socket);
+      });
       void handler(req, res);
     },
   );
