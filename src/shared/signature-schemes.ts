@@ -25,7 +25,7 @@ export const genericHmacOptionsSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
     .transform((h) => h.toLowerCase()),
-  encoding: z.enum(['hex', 'base64']).default('hex'),
+  encoding: z.enum(['hex', 'base64'], { error: () => 'must be "hex" or "base64"' }).default('hex'),
   // A header value cannot carry control characters, and HTTP trims surrounding spaces.
   prefix: z
     .string()

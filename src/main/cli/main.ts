@@ -19,22 +19,24 @@ async function main(argv: string[]): Promise<void> {
   await command(args);
 }
 
+const errorCode = (error: unknown): string =>
+  error instanceof Error ? String((error as Error & { code?: unknown }).code ?? '') : '';
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (
-    error instanceof UsageError ||
-    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-  ) {
-    console.error(`hookport: ${(error as Error).message}\n\n${USAGE}`);
+  const message = error instanceof Error ? error.message : String(error);
+  const code = errorCode(error);
+  if (error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`hookport: ${message}\n\n${USAGE}`);
     process.exitCode = 2;
     return;
   }
-  if ((error as { code?: string }).code === 'EADDRINUSE') {
+  if (code === 'EADDRINUSE') {
     console.error(
-      `hookport: ${(error as Error).message}. Is another relay running? Choose other ports with --ingress-port / --admin-port.`,
+      `hookport: ${message}. Is another relay running? Choose other ports with --ingress-port / --admin-port.`,
     );
     process.exitCode = 1;
     return;
   }
-  console.error(`hookport: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`hookport: ${message}`);
   process.exitCode = 1;
 });
