@@ -19,8 +19,10 @@ async function main(argv: string[]): Promise<void> {
   await command(args);
 }
 
-const errorCode = (error: unknown): string =>
-  error instanceof Error ? String((error as Error & { code?: unknown }).code ?? '') : '';
+const errorCode = (error: unknown): string => {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : '';
+};
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
