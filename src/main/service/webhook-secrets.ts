@@ -82,3 +82,24 @@ export function assertUsableSigningSecret(
     );
   }
 }
+
+/**
+ * A team secret may back several webhooks; a new value must work for every one of them (URL-safe
+ * for url_token, a usable key for each signature scheme), or rotating would silently break some.
+ */
+export function assertFitsEveryWebhook(
+  value: string,
+  webhooks: ReadonlyArray<{
+    authMode: AuthMode;
+    signatureScheme: SignatureSchemeName | null;
+    signatureOptions: GenericHmacOptions | null;
+  }>,
+  path: string,
+): void {
+  for (const webhook of webhooks) {
+    if (webhook.authMode === 'url_token') assertUrlSafe(value, path);
+    if (webhook.authMode === 'signature' && webhook.signatureScheme !== null) {
+      assertUsableSigningSecret(webhook.signatureScheme, webhook.signatureOptions, value, path);
+    }
+  }
+}

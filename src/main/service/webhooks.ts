@@ -4,7 +4,12 @@ import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { webhookJson } from './to-json.js';
-import { assertUrlSafe, assertUsableSigningSecret, chooseSecretValue } from './webhook-secrets.js';
+import {
+  assertFitsEveryWebhook,
+  assertUrlSafe,
+  assertUsableSigningSecret,
+  chooseSecretValue,
+} from './webhook-secrets.js';
 
 type WebhookHandlers = Pick<
   ServiceHandlers,
@@ -198,7 +203,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           webhook.signatureOptions,
         );
         const sharers = deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
-        if (sharers.some((w) => w.authMode === 'url_token')) assertUrlSafe(value, 'secret');
+        assertFitsEveryWebhook(value, sharers, 'secret');
         await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
         deps.events.emit({ type: 'changed', resource: 'secrets' });
         return { secret: value, ingressUrl: deps.settings.ingressUrl(webhook, value) };
