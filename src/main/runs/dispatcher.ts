@@ -8,6 +8,8 @@ import { failed, type ExecutionResult, type RunJob } from './executors/types.js'
 
 /** Record runs are finished in batches of this many per transaction. */
 const RECORD_BATCH = 500;
+/** The least time between two looks at the queue; a run waits at most this long to start. */
+const MIN_PUMP_INTERVAL_MS = 50;
 
 export const INTERRUPTED_BY_CRASH =
   'the relay stopped while this run was running; it is not re-run automatically (Re-run it by hand)';
@@ -32,7 +34,8 @@ export interface DispatcherDeps {
 export class RunDispatcher {
   private readonly active = new Map<string, number>();
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private lastPumpAt = 0;
   private started = false;
   private stopped = false;
   private readonly badConfigLogged = new Set<string>();
@@ -52,19 +55,26 @@ export class RunDispatcher {
     this.wake();
   }
 
-  /** Asks for a look at the queue soon; many wakes in one turn cost one look. Ignored before start. */
+  /**
+   * Asks for a look at the queue soon; many wakes cost one look. Looks are at least
+   * MIN_PUMP_INTERVAL_MS apart, so under a burst of deliveries the queue is read (and record
+   * runs are finished, one fsync each time) a bounded number of times per second, not once per
+   * commit. Ignored before start.
+   */
   wake(): void {
-    if (!this.started || this.stopped || this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
+    if (!this.started || this.stopped || this.timer) return;
+    const wait = Math.max(0, this.lastPumpAt + MIN_PUMP_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.lastPumpAt = Date.now();
       this.pump();
-    });
+    }, wait);
   }
 
   /** Stops taking runs; runs still executing are ended and marked interrupted. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
   }
@@ -84,7 +94,12 @@ export class RunDispatcher {
     if (config.kind === 'record') {
       // Nothing to execute: queued → succeeded for a whole batch in one transaction (one fsync).
       const done = this.deps.runs.recordQueued(factoryId, RECORD_BATCH, this.deps.now());
-      for (const run of done) this.emit(run, 'succeeded');
+      for (const run of done) {
+        this.emit(
+          { id: run.id, automationId: run.automation_id, deliveryId: run.delivery_id },
+          'succeeded',
+        );
+      }
       if (done.length === RECORD_BATCH) this.wake();
       return;
     }
@@ -169,7 +184,10 @@ export class RunDispatcher {
     this.emit(run, outcome.status);
   }
 
-  private emit(run: RunRecord, status: RunRecord['status']): void {
+  private emit(
+    run: Pick<RunRecord, 'id' | 'automationId' | 'deliveryId'>,
+    status: RunRecord['status'],
+  ): void {
     this.deps.events.emit({
       type: 'run',
       run: { id: run.id, automationId: run.automationId, deliveryId: run.deliveryId, status },

@@ -61,6 +61,13 @@ const toRecord = (r: RunRow): RunRecord => ({
   rerunOf: r.rerun_of,
 });
 
+/** Enough of a run to announce it. */
+export interface RunRef {
+  id: string;
+  automation_id: string;
+  delivery_id: string;
+}
+
 /** How a run ended, as the dispatcher writes it. */
 export interface RunOutcome {
   status: Extract<RunStatus, 'succeeded' | 'failed' | 'interrupted'>;
@@ -114,9 +121,12 @@ export function createRunsRepository(db: Db) {
     UPDATE runs SET status = @status, finished_at = @finishedAt, exit_code = @exitCode,
                     output = @output, error = @error
     WHERE id = @id AND status IN ('queued', 'running')`);
-  const recordDone = db.prepare(`
+  const recordDone = db.prepare<{ factoryId: string; limit: number; now: number }, RunRef>(`
     UPDATE runs SET status = 'succeeded', started_at = @now, finished_at = @now
-    WHERE id = @id AND status = 'queued'`);
+    WHERE id IN (
+      SELECT r.id FROM runs r JOIN automations a ON a.id = r.automation_id
+      WHERE r.status = 'queued' AND a.factory_id = @factoryId ORDER BY r.id LIMIT @limit)
+    RETURNING id, automation_id, delivery_id`);
   const runningIds = db.prepare<[], RunRow>(`${SELECT} WHERE r.status = 'running'`);
   const interrupt = db.prepare(`
     UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE status = 'running'`);
@@ -161,16 +171,20 @@ export function createRunsRepository(db: Db) {
     claim: (factoryId: string, limit: number, now: number): RunRecord[] =>
       claim(factoryId, limit, now),
     /** The record executor's whole job: queued → succeeded for a batch, in one transaction. */
-    recordQueued: db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
-      const rows = queuedIn.all(factoryId, limit);
-      for (const row of rows) recordDone.run({ id: row.id, now });
-      return rows.map((row) => ({
-        ...toRecord(row),
-        status: 'succeeded' as const,
-        startedAt: now,
-        finishedAt: now,
-      }));
-    }),
+    /**
+     * The record executor's whole job: queued → succeeded for a batch, in one statement. Written
+     * with synchronous=NORMAL: in WAL mode that skips this commit's fsync but never its order, so
+     * the next delivery's commit makes it durable; a power cut before that leaves the runs queued
+     * and they are recorded again at start, which for `record` (it runs nothing) changes nothing.
+     */
+    recordQueued: (factoryId: string, limit: number, now: number): RunRef[] => {
+      db.pragma('synchronous = NORMAL');
+      try {
+        return recordDone.all({ factoryId, limit, now });
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+    },
     finish: (id: string, outcome: RunOutcome, now: number): void => {
       finish.run({ id, finishedAt: now, ...outcome });
     },
