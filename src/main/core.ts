@@ -93,9 +93,11 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const events = new EventBus();
   const directory = new WebhookDirectory(webhooks);
   const automationIndex = new AutomationIndex(automations, () => webhooks.live().map((w) => w.uid));
-  // A deleted webhook fires nothing: replan without it (also after creates and updates; cheap).
+  // A deleted webhook fires nothing: replan without it. Automation changes made elsewhere than
+  // the automations service (definition sync) replan too. Writes are rare; a reload is cheap.
   events.subscribe((event) => {
-    if (event.type === 'changed' && event.resource === 'webhooks') automationIndex.reload();
+    if (event.type !== 'changed') return;
+    if (event.resource === 'webhooks' || event.resource === 'automations') automationIndex.reload();
   });
   const runs = createRunsRepository(db);
   const executors = createExecutorsRepository(db);
