@@ -159,4 +159,21 @@ describe('the command executor', () => {
       error: 'could not start "/nonexistent/hookport-agent": ENOENT',
     });
   });
+
+  it('runs in a configured working directory, and says so when it is missing', async () => {
+    await setExecutor(relay, captureCommand(out, { cwd: out }));
+    const runId = await send('{"where":"configured"}');
+    expect((await waitForRun(relay, runId)).status).toBe('succeeded');
+    const recorded = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8')) as Recorded;
+    expect(recorded.cwd).toBe(out);
+    // The run folder still holds the input, and HOOKPORT_RUN_DIR says where it is.
+    expect(recorded.env.HOOKPORT_RUN_DIR).toBe(join(relay.dataDir, 'runs', runId));
+
+    await setExecutor(relay, captureCommand(out, { cwd: join(out, 'missing') }));
+    const failedRun = await waitForRun(relay, await send('{"where":"missing"}'));
+    expect(failedRun).toMatchObject({
+      status: 'failed',
+      error: `the working directory "${join(out, 'missing')}" does not exist`,
+    });
+  });
 });

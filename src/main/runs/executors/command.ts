@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandExecutorConfig } from '../../../shared/contract/executors.js';
 import { PAYLOAD_FILE_NAME } from '../run-input.js';
@@ -44,6 +44,14 @@ function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function prepareFolder(dataDir: string, job: RunJob): Promise<string> {
   const dir = runFolder(dataDir, job.runId);
   await rm(dir, { recursive: true, force: true });
@@ -59,6 +67,10 @@ export async function executeCommand(
   dataDir: string,
   job: RunJob,
 ): Promise<ExecutionResult> {
+  if (config.cwd !== undefined && !(await isDirectory(config.cwd))) {
+    // spawn would only say ENOENT, which reads as if the program were missing.
+    return failed(`the working directory "${config.cwd}" does not exist`);
+  }
   const dir = await prepareFolder(dataDir, job);
   const output = new BoundedOutput();
   const child = spawn(config.command, config.args, {
