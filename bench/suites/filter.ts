@@ -123,6 +123,8 @@ async function acceptComparison(): Promise<void> {
   const body = pullRequestPayload(10 * 1024);
   const configs = [
     { label: 'no automations', relay: await startBenchRelay(0, 0) },
+    // Defined but filtered out: the cost of planning alone.
+    { label: '20 automations (none match)', relay: await startBenchRelay(20, 0) },
     { label: '20 automations (2 match)', relay: await startBenchRelay(20, 2) },
     { label: '20 automations (all match)', relay: await startBenchRelay(20, 20) },
   ];
