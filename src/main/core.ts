@@ -18,6 +18,7 @@ import {
   WEBHOOKS_PER_FACTORY,
 } from './ingress/limits.js';
 import { getSignatureScheme } from './ingress/schemes/index.js';
+import { RefusalTally } from './ingress/refusal-tally.js';
 import { SlidingWindowLimiter } from './ingress/sliding-window.js';
 import { WebhookDirectory } from './ingress/webhook-directory.js';
 import { consoleLogger, describeError, type Logger } from './log.js';
@@ -134,6 +135,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     RATE_WINDOW_MS,
   );
   const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+  const refusals = new RefusalTally(log);
 
   const ingressApp = createIngressApp({
     webhooks: directory,
@@ -147,6 +149,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     trustProxy: config.trustProxy ?? false,
     now,
     log,
+    refusals,
   });
 
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
@@ -243,6 +246,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         for (const timer of timers) clearInterval(timer);
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
+        refusals.stop();
         await writer.drain();
         await dispatcher.stop();
         db.close();

@@ -84,7 +84,8 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/api/')) ctx.set('Cache-Control', 'no-store');
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
-    if (hasBody && !['GET', 'HEAD'].includes(ctx.method) && !ctx.is('application/json')) {
+    const isApiWrite = ctx.path.startsWith('/api/') && !['GET', 'HEAD'].includes(ctx.method);
+    if (hasBody && isApiWrite && !ctx.is('application/json')) {
       throw new ApiError(
         'invalid_input',
         'Send the request body as JSON (Content-Type: application/json).',

@@ -10,12 +10,13 @@ import type {
 } from '../store/delivery-writer.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import { MAX_BODY_BYTES } from './limits.js';
+import type { RefusalTally } from './refusal-tally.js';
 import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
 import type { SignatureScheme } from './schemes/scheme.js';
 import type { SlidingWindowLimiter } from './sliding-window.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
-import { deliveryIdentity } from './steps/identity.js';
+import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
 import { matchIngressPath, type IngressTarget } from './steps/match-path.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
@@ -39,6 +40,7 @@ export interface IngressDeps {
   trustProxy: boolean;
   now: () => number;
   log: Logger;
+  refusals: Pick<RefusalTally, 'add'>;
 }
 
 /** One POST as it moves through the steps. */
@@ -94,7 +96,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
   const webhook = deps.webhooks.get(target.uid);
   const pathFitsMode = target.token === null || webhook?.authMode === 'url_token';
   if (!webhook || !webhook.enabled || !pathFitsMode) {
-    logLine(deps, 404, null, target.uid, null, null, 'no such enabled webhook');
+    deps.refusals.add(404, 'no such enabled webhook');
     return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
   }
   const attempt: Attempt = {
@@ -114,7 +116,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
         : webhook.authMode === 'token'
           ? checkBearerToken(ctx.get('authorization') || undefined, secret)
           : checkUrlToken(target.token, secret);
-    if (failure) return rejectAuth(attempt, failure, declaredSize(ctx));
+    if (failure) return rejectAuth(attempt, failure, declaredSize(ctx), null);
   }
 
   const read = await readBody(ctx.req, MAX_BODY_BYTES);
@@ -137,13 +139,13 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
             now: attempt.receivedAt,
             options: webhook.signatureOptions,
           });
-    if (!verdict.ok) return rejectAuth(attempt, verdict.reason, body.length);
+    if (!verdict.ok) return rejectAuth(attempt, verdict.reason, body.length, body);
     providerDeliveryId = verdict.deliveryId;
   }
 
   const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
   if (wait > 0) {
-    logLine(deps, 429, null, webhook.uid, null, body.length, 'delivery rate limit', attempt.client);
+    deps.refusals.add(429, 'delivery rate limit');
     return replyError(
       ctx,
       429,
@@ -164,6 +166,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
       'Rejected (invalid JSON)',
       parsed.reason,
       body.length,
+      body,
     );
 
   const id = newDeliveryId(attempt.receivedAt);
@@ -210,14 +213,14 @@ function declaredSize(ctx: Context): number {
 }
 
 /** A failed credential is logged until the (webhook, address) budget is spent; then 429, unlogged. */
-function rejectAuth(attempt: Attempt, reason: string, size: number): void {
+function rejectAuth(attempt: Attempt, reason: string, size: number, body: Buffer | null): void {
   const { deps, ctx, webhook, client, receivedAt } = attempt;
   const key = `${webhook.uid} ${client}`;
   const wait = deps.failedAuth.retryAfter(key, receivedAt);
   // The body may still be arriving; it is not wanted, so the connection is not kept.
   ctx.set('Connection', 'close');
   if (wait > 0) {
-    logLine(deps, 429, null, webhook.uid, null, size, 'failed-authentication budget spent', client);
+    deps.refusals.add(429, 'failed-authentication budget spent');
     return replyError(
       ctx,
       429,
@@ -229,7 +232,7 @@ function rejectAuth(attempt: Attempt, reason: string, size: number): void {
     );
   }
   deps.failedAuth.record(key, receivedAt);
-  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size);
+  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body);
 }
 
 function rejectTooLarge(attempt: Attempt, size: number): void {
@@ -241,6 +244,7 @@ function rejectTooLarge(attempt: Attempt, size: number): void {
     'Rejected (too large)',
     `body exceeds ${MAX_BODY_BYTES} bytes`,
     size,
+    null,
   );
 }
 
@@ -251,9 +255,11 @@ function rejectWithLog(
   label: RejectedLabel,
   reason: string,
   size: number,
+  body: Buffer | null,
 ): void {
   const { deps, ctx, webhook, client, receivedAt } = attempt;
   const id = newDeliveryId(receivedAt);
+  const claimed = claimedIdentity(attempt, body);
   deps.writer.reject({
     id,
     webhookUid: webhook.uid,
@@ -262,6 +268,8 @@ function rejectWithLog(
     label,
     reason,
     clientAddress: client,
+    identity: claimed?.identity ?? null,
+    identitySource: claimed?.source ?? null,
   });
   logLine(deps, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
@@ -270,6 +278,21 @@ function rejectWithLog(
       ? 'Authentication failed for this webhook.'
       : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
   replyError(ctx, status, code, message);
+}
+
+/**
+ * What a refused request said it was, for the operator tracing a sender's retries: the same
+ * order as for accepted deliveries, with the provider's header taken as an unverified claim.
+ */
+function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentity | null {
+  const { ctx, webhook, deps } = attempt;
+  const headers = ctx.req.headersDistinct;
+  if (body === null) return headerIdentity(headers, webhook.deliveryIdHeader);
+  const providerHeader = webhook.signatureScheme
+    ? deps.schemes(webhook.signatureScheme).deliveryIdHeader
+    : null;
+  const providerClaim = providerHeader ? (headers[providerHeader]?.[0] ?? null) : null;
+  return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */

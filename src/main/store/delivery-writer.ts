@@ -37,6 +37,9 @@ export interface RejectionItem {
   label: RejectedLabel;
   reason: string;
   clientAddress: string | null;
+  /** What the request claimed to be, where that is known without trusting it (metadata only). */
+  identity: string | null;
+  identitySource: IdentitySource | null;
 }
 
 /** What listeners hear once a batch is on disk. */
@@ -160,8 +163,6 @@ export class DeliveryWriter {
           const r = pending.item;
           insertDelivery.run({
             ...r,
-            identity: null,
-            identitySource: null,
             duplicateOf: null,
             replayOf: null,
           });

@@ -19,6 +19,18 @@ function fromHeader(headers: DistinctHeaders, name: string | null): string | nul
   return value.length > MAX_IDENTITY_LENGTH ? `sha256:${sha256(value)}` : value;
 }
 
+/** Identity from headers alone (steps 1 and 3), for a request whose body was never read. */
+export function headerIdentity(
+  headers: DistinctHeaders,
+  webhookHeader: string | null,
+): DeliveryIdentity | null {
+  const configured = fromHeader(headers, webhookHeader);
+  if (configured) return { identity: configured, source: 'delivery-id-header' };
+  const service = fromHeader(headers, 'x-service-delivery-id');
+  if (service) return { identity: service, source: 'x-service-delivery-id' };
+  return null;
+}
+
 /**
  * First present of: the webhook's delivery-ID header, the scheme's delivery header,
  * X-Service-Delivery-Id, a SHA-256 of the raw body (PRODUCT.md §3). Scoped per webhook by the caller.
@@ -38,7 +50,7 @@ export function deliveryIdentity(
         : providerDeliveryId;
     return { identity: provider, source: 'provider-header' };
   }
-  const service = fromHeader(headers, 'x-service-delivery-id');
-  if (service) return { identity: service, source: 'x-service-delivery-id' };
-  return { identity: `sha256:${sha256(body)}`, source: 'body-sha256' };
+  return (
+    headerIdentity(headers, null) ?? { identity: `sha256:${sha256(body)}`, source: 'body-sha256' }
+  );
 }
