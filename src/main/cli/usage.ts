@@ -9,7 +9,7 @@ export const USAGE = `Usage:
   hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
                 [--header K:V]... [--timestamp SECONDS]
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
-  hookport replay <delivery-id>           [--admin-url URL]
+  hookport replay <delivery-id>           [--admin-url URL] [--data-dir D]
   hookport apply <dir> [--dry-run]        [--admin-url URL]
   hookport test-filter --filter FILE --payload FILE
 `;
