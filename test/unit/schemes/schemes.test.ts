@@ -42,15 +42,6 @@ describe.each(FIXTURES)('$name', (f) => {
     expect(reasonOf(verify(f, headers, body))).toBe(mismatchReason(f));
   });
 
-  it.runIf(f.coversBody)('rejects a body with one byte changed', () => {
-    const headers = signedHeaders(f, body);
-    for (const index of [0, Math.floor(body.length / 2), body.length - 1]) {
-      const tampered = Buffer.from(body);
-      tampered[index] = (tampered[index] ?? 0) ^ 0x01;
-      expect(reasonOf(verify(f, headers, tampered))).toBe('signature mismatch');
-    }
-  });
-
   it.each(f.requiredHeaders)('rejects a delivery without its %s header', (name) => {
     const reason = reasonOf(verify(f, without(signedHeaders(f, body), name), body));
     expect(reason.toLowerCase()).toBe(`missing ${name} header`);
@@ -68,12 +59,6 @@ describe.each(FIXTURES)('$name', (f) => {
     expect(reasonOf(verify(f, headers, body)).toLowerCase()).toBe(
       `repeated ${f.signatureHeader} header`,
     );
-  });
-
-  it.runIf(f.deliveryHeader !== null)('rejects a repeated delivery header', () => {
-    const name = f.deliveryHeader ?? '';
-    const headers = { ...signedHeaders(f, body), [name]: [DELIVERY_ID, 'other-id'] };
-    expect(reasonOf(verify(f, headers, body)).toLowerCase()).toBe(`repeated ${name} header`);
   });
 
   it.each(['garbage', 'sha256=', 'v1,', 't=1,v1=', ',;= ', '\u0000'])(
@@ -113,13 +98,6 @@ describe.each(FIXTURES)('$name', (f) => {
     }
   });
 
-  it.runIf(f.name !== 'linear')('verifies what it signs for random bytes', () => {
-    for (let round = 0; round < 25; round += 1) {
-      const random = randomBytes(round * 13);
-      expect(verify(f, signedHeaders(f, random), random).ok).toBe(true);
-    }
-  });
-
   it('verifies a body of exactly the 262,144-byte limit', () => {
     const large = bodyOfSize(f, MAX_BODY_BYTES);
     expect(verify(f, signedHeaders(f, large), large).ok).toBe(true);
@@ -130,5 +108,53 @@ describe.each(FIXTURES)('$name', (f) => {
 
   it('names its delivery header in lower case, as headersDistinct keys are', () => {
     expect(schemeOf(f).deliveryIdHeader).toBe(f.deliveryHeader);
+  });
+});
+
+// Cases that apply to some schemes only run over exactly those schemes (nothing is skipped).
+describe.each(FIXTURES.filter((f) => f.coversBody))('$name (signature covers the body)', (f) => {
+  const body = f.body('hello');
+
+  it('rejects a body with one byte changed', () => {
+    const headers = signedHeaders(f, body);
+    for (const index of [0, Math.floor(body.length / 2), body.length - 1]) {
+      const tampered = Buffer.from(body);
+      tampered[index] = (tampered[index] ?? 0) ^ 0x01;
+      expect(reasonOf(verify(f, headers, tampered))).toBe('signature mismatch');
+    }
+  });
+});
+
+describe.each(FIXTURES.filter((f) => !f.coversBody))(
+  '$name (token does not cover the body)',
+  (f) => {
+    it('accepts a changed body with the right token, as the provider documents', () => {
+      const body = f.body('hello');
+      const tampered = f.body('hellO');
+      expect(verify(f, signedHeaders(f, body), tampered).ok).toBe(true);
+    });
+  },
+);
+
+describe.each(FIXTURES.filter((f) => f.deliveryHeader !== null))(
+  '$name (has a delivery header)',
+  (f) => {
+    const body = f.body('hello');
+
+    it('rejects a repeated delivery header', () => {
+      const name = f.deliveryHeader ?? '';
+      const headers = { ...signedHeaders(f, body), [name]: [DELIVERY_ID, 'other-id'] };
+      expect(reasonOf(verify(f, headers, body)).toLowerCase()).toBe(`repeated ${name} header`);
+    });
+  },
+);
+
+// Linear's body must be a JSON object carrying webhookTimestamp, so arbitrary bytes cannot verify.
+describe.each(FIXTURES.filter((f) => f.name !== 'linear'))('$name (any bytes)', (f) => {
+  it('verifies what it signs for random bytes', () => {
+    for (let round = 0; round < 25; round += 1) {
+      const random = randomBytes(round * 13);
+      expect(verify(f, signedHeaders(f, random), random).ok).toBe(true);
+    }
   });
 });
