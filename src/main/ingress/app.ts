@@ -145,15 +145,12 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
 
   const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
   if (wait > 0) {
-    deps.refusals.add(429, 'delivery rate limit');
-    return replyError(
-      ctx,
-      429,
-      'rate_limited',
-      `More than ${deps.rateLimiter.limit} deliveries in a minute. Retry after ${wait} s.`,
-      {
-        'Retry-After': String(wait),
-      },
+    const limit = deps.rateLimiter.limit;
+    return refuseTooMany(
+      attempt,
+      'delivery rate limit',
+      `More than ${limit} deliveries in a minute.`,
+      wait,
     );
   }
 
@@ -220,17 +217,14 @@ function rejectAuth(attempt: Attempt, reason: string, size: number, body: Buffer
   // The body may still be arriving; it is not wanted, so the connection is not kept.
   ctx.set('Connection', 'close');
   if (wait > 0) {
-    deps.refusals.add(429, 'failed-authentication budget spent');
-    return replyError(
-      ctx,
-      429,
-      'rate_limited',
-      `Too many failed authentication attempts. Retry after ${wait} s.`,
-      {
-        'Retry-After': String(wait),
-      },
+    return refuseTooMany(
+      attempt,
+      'failed-authentication budget spent',
+      'Too many failed authentication attempts.',
+      wait,
     );
   }
+
   deps.failedAuth.record(key, receivedAt);
   rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body);
 }
@@ -293,6 +287,14 @@ function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentit
     : null;
   const providerClaim = providerHeader ? (headers[providerHeader]?.[0] ?? null) : null;
   return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
+}
+
+/** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */
+function refuseTooMany(attempt: Attempt, why: string, message: string, wait: number): void {
+  attempt.deps.refusals.add(429, why);
+  replyError(attempt.ctx, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
+    'Retry-After': String(wait),
+  });
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */
