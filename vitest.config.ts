@@ -8,5 +8,8 @@ export default defineConfig({
     // Integration tests open real ports and real SQLite files; two cores, so keep parallelism modest.
     maxWorkers: 2,
     reporters: ['default'],
+    // Relays started as child processes keep their secrets in files, never in a developer's keychain;
+    // the keychain tests start a private Secret Service and opt in explicitly.
+    env: { HOOKPORT_SECRET_BACKEND: 'file' },
   },
 });

@@ -16,6 +16,8 @@ export interface CoreConfig {
   uiDir?: string | null;
   adminTokenFromEnv?: string;
   masterKeyFromEnv?: string;
+  /** HOOKPORT_SECRET_BACKEND: `keychain` or `file` forces that backend. */
+  secretBackend?: string;
   /** Tests inject a store; otherwise the keychain when reachable, else the encrypted file. */
   secretStore?: SecretStore;
   /** Defaults are the seed's limits; only the benchmark raises them. */

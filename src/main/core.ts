@@ -82,9 +82,17 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const settings = new RelaySettings(createSettingsRepository(db));
   if (config.publicUrl) settings.publicUrl = config.publicUrl.replace(/\/+$/, '');
 
+  const secretsRepo = createSecretsRepository(db);
   const store =
-    config.secretStore ?? (await chooseSecretStore(config.dataDir, config.masterKeyFromEnv));
-  const secrets = new TeamSecrets(createSecretsRepository(db), store, now);
+    config.secretStore ??
+    (await chooseSecretStore({
+      dataDir: config.dataDir,
+      masterKeyFromEnv: config.masterKeyFromEnv,
+      forced: config.secretBackend,
+      remembered: secretsRepo.all().length > 0 ? settings.secretBackend : undefined,
+    }));
+  settings.secretBackend = store.backend;
+  const secrets = new TeamSecrets(secretsRepo, store, now);
   for (const account of await secrets.load()) {
     log.warn(
       `[secrets] ${account} has no value in the ${store.backend} store; its webhooks will answer 401`,

@@ -44,7 +44,11 @@ export function tempDir(prefix = 'hookport-test-'): string {
 export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promise<TestRelay> {
   const dataDir = overrides.dataDir ?? tempDir();
   const logs: string[] = [];
-  const log: Logger = { info: (l) => logs.push(l), warn: (l) => logs.push(l), error: (l) => logs.push(l) };
+  const log: Logger = {
+    info: (l) => logs.push(l),
+    warn: (l) => logs.push(l),
+    error: (l) => logs.push(l),
+  };
   const core = await startCore({
     dataDir,
     ingress: { host: '127.0.0.1', port: 0 },
@@ -52,6 +56,8 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
     log,
     adminTokenFromEnv: undefined,
     masterKeyFromEnv: undefined,
+    // Never a developer's real keychain: keychain tests pass their own store.
+    secretBackend: 'file',
     ...overrides,
   });
   const adminToken = core.adminToken.value;
@@ -88,7 +94,8 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
     api,
     async createWebhook(input) {
       const response = await api<CreatedWebhook>('POST', '/api/webhooks', input);
-      if (response.status !== 201) throw new Error(`create webhook failed: ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`create webhook failed: ${JSON.stringify(response.body)}`);
       return response.body;
     },
     async stop() {
@@ -103,9 +110,19 @@ export async function postDelivery(
   url: string,
   body: string | Buffer,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: { delivery_id?: string; error?: { code: string; message: string } }; headers: Headers }> {
+): Promise<{
+  status: number;
+  body: { delivery_id?: string; error?: { code: string; message: string } };
+  headers: Headers;
+}> {
   const response = await fetch(url, { method: 'POST', headers, body });
-  return { status: response.status, body: (await response.json()) as never, headers: response.headers };
+  return {
+    status: response.status,
+    body: (await response.json()) as never,
+    headers: response.headers,
+  };
 }
 
-export const bearer = (secret: string | null): Record<string, string> => ({ authorization: `Bearer ${secret ?? ''}` });
+export const bearer = (secret: string | null): Record<string, string> => ({
+  authorization: `Bearer ${secret ?? ''}`,
+});

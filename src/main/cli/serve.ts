@@ -47,6 +47,7 @@ export async function serve(args: string[]): Promise<void> {
     uiDir: process.env.HOOKPORT_UI_DIR ?? bundledUiDir(),
     adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,
     masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
+    secretBackend: process.env.HOOKPORT_SECRET_BACKEND,
   });
 
   const status = await core.service['relay.status']({}, { role: 'manage' });

@@ -51,6 +51,7 @@ async function start(): Promise<void> {
       ingress: { host: '127.0.0.1', port },
       admin: null,
       masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
+      secretBackend: process.env.HOOKPORT_SECRET_BACKEND,
       log: consoleLogger,
     });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ApiError } from '../../shared/errors.js';
 import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
 
@@ -54,6 +55,15 @@ export class TeamSecrets {
 
   async create(factoryId: string, name: string, value: string): Promise<SecretRecord> {
     const account = secretAccount(factoryId, name);
+    // An item this relay has no row for belongs to someone else (another Hookport on this machine
+    // shares the keychain): never overwrite it silently.
+    if ((await this.store.get(account)) !== null) {
+      throw new ApiError(
+        'conflict',
+        `name: the ${this.store.backend} already holds a secret "${account}" that this relay did not create (another Hookport relay?); choose another name`,
+        'name',
+      );
+    }
     // Value first: a row must never point at a value that was not stored.
     await this.store.set(account, value);
     try {

@@ -6,6 +6,7 @@ import { executorHandlers } from './executors.js';
 import { relayHandlers } from './relay.js';
 import { replayHandlers } from './replay.js';
 import { runHandlers } from './runs.js';
+import { secretHandlers } from './secrets.js';
 import { testFilterHandlers } from './test-filter.js';
 import { tokenHandlers } from './tokens.js';
 import { webhookHandlers } from './webhooks.js';
@@ -21,6 +22,7 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...runHandlers(deps),
     ...replayHandlers(deps),
     ...executorHandlers(deps),
+    ...secretHandlers(deps),
   } satisfies ServiceHandlers;
 }
 

@@ -17,6 +17,16 @@ export class RelaySettings {
     this.repo.set('publicUrl', value);
   }
 
+  /** Where this data dir's secret values live (kept so a restart does not switch stores). */
+  get secretBackend(): 'keychain' | 'file' | undefined {
+    const value = this.repo.get('secretBackend');
+    return value === 'keychain' || value === 'file' ? value : undefined;
+  }
+
+  set secretBackend(value: 'keychain' | 'file' | undefined) {
+    this.repo.set('secretBackend', value);
+  }
+
   /** The `base_url` of every ingress URL shown. */
   get ingressBaseUrl(): string {
     return this.publicUrl ?? this.listenerBaseUrl;

@@ -6,6 +6,7 @@ import { factoryMethods } from './factories.js';
 import { relayMethods } from './relay.js';
 import { replayMethods } from './replay.js';
 import { runMethods } from './runs.js';
+import { secretMethods } from './secrets.js';
 import { tokenMethods } from './tokens.js';
 import { webhookMethods } from './webhooks.js';
 
@@ -20,6 +21,7 @@ export const contract = {
   ...runMethods,
   ...replayMethods,
   ...executorMethods,
+  ...secretMethods,
 };
 
 export type Contract = typeof contract;

@@ -1,0 +1,108 @@
+import { ApiError } from '../../shared/errors.js';
+import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
+import type { SecretRecord } from '../store/secrets-repo.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { ServiceDeps } from './deps.js';
+import type { ServiceHandlers } from './handlers.js';
+import { iso, isoOrNull } from './to-json.js';
+import { assertFitsEveryWebhook } from './webhook-secrets.js';
+import { requireFactory } from './webhooks.js';
+
+type SecretHandlers = Pick<
+  ServiceHandlers,
+  'secrets.list' | 'secrets.create' | 'secrets.rotate' | 'secrets.delete'
+>;
+
+/**
+ * A value to generate for a secret these webhooks use, or an explanation of why it must be
+ * pasted: a provider (Stripe, GitHub, …) signs with the secret it issued, not one the relay makes up.
+ */
+function generatedValueFor(users: readonly WebhookRecord[]): string {
+  const providers = users.filter(
+    (w) => w.authMode === 'signature' && w.signatureScheme !== 'standard-webhooks',
+  );
+  if (providers.length > 0) {
+    throw new ApiError(
+      'invalid_input',
+      `value: paste the provider's new signing secret; ${providers.map((w) => w.name).join(', ')} verify(ies) a provider's signature`,
+      'value',
+    );
+  }
+  return users.some((w) => w.signatureScheme === 'standard-webhooks')
+    ? newStandardWebhooksSecret()
+    : newSecretValue();
+}
+
+export function secretHandlers(deps: ServiceDeps): SecretHandlers {
+  const json = (record: SecretRecord) => ({
+    factory: record.factoryId,
+    name: record.name,
+    fingerprint: record.fingerprint,
+    createdAt: iso(record.createdAt),
+    rotatedAt: isoOrNull(record.rotatedAt),
+    usedBy: deps.webhooks
+      .usingSecret(record.factoryId, record.name)
+      .map((w) => ({ uid: w.uid, name: w.name })),
+  });
+  const requireSecret = (factory: string, name: string): SecretRecord => {
+    const record = deps.secrets.get(factory, name);
+    if (!record)
+      throw new ApiError('not_found', `No team secret "${name}" in factory "${factory}".`);
+    return record;
+  };
+  const changed = (): void => deps.events.emit({ type: 'changed', resource: 'secrets' });
+
+  return {
+    'secrets.list': ({ factory }) => {
+      requireFactory(deps, factory);
+      return Promise.resolve({
+        items: deps.secrets.list(factory).map(json),
+        backend: deps.secrets.backend,
+        backendDescription: deps.secrets.description,
+      });
+    },
+
+    'secrets.create': ({ factory, name, value }) =>
+      deps.writes.run(async () => {
+        requireFactory(deps, factory);
+        if (deps.secrets.get(factory, name)) {
+          throw new ApiError(
+            'conflict',
+            `name: a team secret named "${name}" already exists`,
+            'name',
+          );
+        }
+        const chosen = value ?? newSecretValue();
+        const record = await deps.secrets.create(factory, name, chosen);
+        changed();
+        return { secret: json(record), value: chosen };
+      }),
+
+    'secrets.rotate': ({ factory, name, value }) =>
+      deps.writes.run(async () => {
+        requireSecret(factory, name);
+        const users = deps.webhooks.usingSecret(factory, name);
+        const chosen = value ?? generatedValueFor(users);
+        assertFitsEveryWebhook(chosen, users, 'value');
+        // Once this returns the ingress accepts only the new value: no overlap window.
+        const record = await deps.secrets.rotate(factory, name, chosen);
+        changed();
+        return { secret: json(record), value: chosen };
+      }),
+
+    'secrets.delete': ({ factory, name }) =>
+      deps.writes.run(async () => {
+        requireSecret(factory, name);
+        const users = deps.webhooks.usingSecret(factory, name);
+        if (users.length > 0) {
+          throw new ApiError(
+            'conflict',
+            `"${name}" is used by ${users.map((w) => w.name).join(', ')}; delete those webhooks or point them at another secret first`,
+          );
+        }
+        await deps.secrets.remove(factory, name);
+        changed();
+        return { name, deleted: true as const };
+      }),
+  };
+}
