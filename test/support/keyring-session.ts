@@ -60,11 +60,15 @@ export async function startKeyringSession(): Promise<KeyringSession> {
       .replace(/<standard_session_servicedirs\s*\/>/, '')
       .replace(/<servicedir>[^<]*<\/servicedir>/g, ''),
   );
-  const bus = spawn('dbus-daemon', [`--config-file=${busConfig}`, '--nofork', '--print-address=1'], {
-    env,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const [first] = (await once(bus.stdout!, 'data')) as [Buffer];
+  const bus = spawn(
+    'dbus-daemon',
+    [`--config-file=${busConfig}`, '--nofork', '--print-address=1'],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const [first] = (await once(bus.stdout, 'data')) as [Buffer];
   env.DBUS_SESSION_BUS_ADDRESS = first.toString().split('\n')[0]!.trim();
 
   const keyring = spawn(
@@ -75,7 +79,7 @@ export async function startKeyringSession(): Promise<KeyringSession> {
       stdio: ['pipe', 'ignore', 'ignore'],
     },
   );
-  keyring.stdin!.end('hookport-test-password');
+  keyring.stdin.end('hookport-test-password');
 
   const previousAddress = process.env.DBUS_SESSION_BUS_ADDRESS;
   process.env.DBUS_SESSION_BUS_ADDRESS = env.DBUS_SESSION_BUS_ADDRESS;
@@ -95,6 +99,9 @@ export async function startKeyringSession(): Promise<KeyringSession> {
     await stop();
     throw new Error(
       `The test keyring did not start (${(error as Error).message}). ${INSTALL_HINT}`,
+      {
+        cause: error,
+      },
     );
   }
 
