@@ -53,15 +53,31 @@ export class TeamSecrets {
     return this.repo.list(factoryId);
   }
 
-  async create(factoryId: string, name: string, value: string): Promise<SecretRecord> {
+  /**
+   * Whether the store holds a value under this name that this relay has no record of: another
+   * Hookport relay on this machine shares the keychain, or an earlier data dir was deleted while
+   * its items stayed in the keychain.
+   */
+  async heldElsewhere(factoryId: string, name: string): Promise<boolean> {
+    if (this.repo.get(factoryId, name)) return false;
+    return (await this.store.get(secretAccount(factoryId, name))) !== null;
+  }
+
+  /** `field` names the input that chose `name`, for the error when the name is held elsewhere. */
+  async create(
+    factoryId: string,
+    name: string,
+    value: string,
+    field = 'name',
+  ): Promise<SecretRecord> {
     const account = secretAccount(factoryId, name);
-    // An item this relay has no row for belongs to someone else (another Hookport on this machine
-    // shares the keychain): never overwrite it silently.
+    // Callers create only names this relay has no row for, so an existing item belongs to someone
+    // else (see heldElsewhere): never overwrite it silently.
     if ((await this.store.get(account)) !== null) {
       throw new ApiError(
         'conflict',
-        `name: the ${this.store.backend} already holds a secret "${account}" that this relay did not create (another Hookport relay?); choose another name`,
-        'name',
+        `${field}: the ${this.store.backend} already holds a secret "${account}" that this relay did not create (another Hookport relay, or an earlier data dir); choose another name`,
+        field,
       );
     }
     // Value first: a row must never point at a value that was not stored.

@@ -33,10 +33,23 @@ export function requireLiveWebhook(deps: ServiceDeps, uid: string): WebhookRecor
   return webhook;
 }
 
-function freeSecretName(deps: ServiceDeps, factoryId: string, webhookName: string): string {
+/**
+ * `webhook-<name>`, or `-2`, `-3`, … when this relay or the keychain already holds that name
+ * (keychain items outlive a deleted data dir and are shared with other relays on the machine).
+ */
+async function freeSecretName(
+  deps: ServiceDeps,
+  factoryId: string,
+  webhookName: string,
+): Promise<string> {
   const suggested = `webhook-${webhookName}`;
   let name = suggested;
-  for (let n = 2; deps.secrets.get(factoryId, name); n++) name = `${suggested}-${n}`;
+  for (
+    let n = 2;
+    deps.secrets.get(factoryId, name) || (await deps.secrets.heldElsewhere(factoryId, name));
+    n++
+  )
+    name = `${suggested}-${n}`;
   return name;
 }
 
@@ -103,7 +116,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
         // Only a secret name the caller typed reuses an existing team secret. The suggested
         // default must not: a webhook re-created under a deleted one's name would silently
         // inherit the old (perhaps leaked) secret and show none.
-        const secretName = input.secretName ?? freeSecretName(deps, factory.id, input.name);
+        const secretName = input.secretName ?? (await freeSecretName(deps, factory.id, input.name));
         let revealed: string | null = null;
         let createdSecret = false;
         if (deps.secrets.get(factory.id, secretName)) {
@@ -132,7 +145,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
             input.signatureOptions ?? null,
           );
           if (input.authMode === 'url_token') assertUrlSafe(revealed, 'secret');
-          await deps.secrets.create(factory.id, secretName, revealed);
+          await deps.secrets.create(factory.id, secretName, revealed, 'secretName');
           createdSecret = true;
         }
 
