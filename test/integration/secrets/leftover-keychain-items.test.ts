@@ -48,7 +48,9 @@ describe('keychain items this relay did not create', () => {
       error: {
         code: 'conflict',
         path: 'secretName',
-        message: expect.stringMatching(/keychain already holds a secret "default\/webhook-orders"/),
+        message: expect.stringMatching(
+          /keychain already holds a secret "default\/webhook-orders"/,
+        ) as unknown,
       },
     });
     expect((await relay.api<{ items: unknown[] }>('GET', '/api/webhooks')).body.items).toEqual([]);
