@@ -1,0 +1,63 @@
+import { request, type IncomingMessage } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
+
+/** The UI's secrets page refreshes from the event stream; the stream must never carry a value. */
+describe('secret changes on the event stream', () => {
+  let relay: TestRelay;
+  let stream: IncomingMessage;
+  let received = '';
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    received = '';
+    stream = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${relay.adminUrl}/api/events`, {
+        headers: { authorization: `Bearer ${relay.adminToken}` },
+      });
+      req.on('response', resolve).on('error', reject).end();
+    });
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (received += chunk));
+    await waitFor(() => received.includes(': connected'), 'the event stream to open');
+  });
+  afterEach(async () => {
+    stream.destroy();
+    await relay.stop();
+  });
+
+  const secretEvents = (): unknown[] =>
+    received
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { resource?: string })
+      .filter((event) => event.resource === 'secrets');
+
+  it('announces create, rotate and delete, each without the value', async () => {
+    const created = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'watched' });
+    await waitFor(() => secretEvents().length === 1, 'the create event');
+    const rotated = await relay.api<{ value: string }>('POST', '/api/secrets/watched/rotate', {});
+    await waitFor(() => secretEvents().length === 2, 'the rotate event');
+    expect((await relay.api('DELETE', '/api/secrets/watched')).status).toBe(200);
+    await waitFor(() => secretEvents().length === 3, 'the delete event');
+
+    expect(secretEvents()).toEqual([
+      { type: 'changed', resource: 'secrets' },
+      { type: 'changed', resource: 'secrets' },
+      { type: 'changed', resource: 'secrets' },
+    ]);
+    expect(received).not.toContain(created.body.value);
+    expect(received).not.toContain(rotated.body.value);
+  });
+
+  it('announces nothing for a refused write', async () => {
+    await relay.api('POST', '/api/secrets', { name: 'once' });
+    await waitFor(() => secretEvents().length === 1, 'the create event');
+    expect((await relay.api('POST', '/api/secrets', { name: 'once' })).status).toBe(409);
+    expect((await relay.api('DELETE', '/api/secrets/missing')).status).toBe(404);
+    // A write that did happen afterwards is the marker that the refusals' events would be in.
+    await relay.api('POST', '/api/secrets', { name: 'marker' });
+    await waitFor(() => secretEvents().length >= 2, 'the marker event');
+    expect(secretEvents()).toHaveLength(2);
+  });
+});
