@@ -14,7 +14,7 @@ describe('choosing where secret values live', () => {
     keyring = await startKeyringSession();
     reachableBus = process.env.DBUS_SESSION_BUS_ADDRESS!;
   });
-  afterAll(() => keyring.stop());
+  afterAll(() => keyring?.stop());
 
   it('picks the OS keychain when one answers', async () => {
     const relay = await startTestRelay({ secretBackend: undefined });

@@ -13,7 +13,7 @@ describe('keychain items this relay did not create', () => {
   beforeAll(async () => {
     keyring = await startKeyringSession();
   });
-  afterAll(() => keyring.stop());
+  afterAll(() => keyring?.stop());
   beforeEach(async () => {
     keyring.clear();
     const earlier = await startTestRelay({ secretBackend: 'keychain' });

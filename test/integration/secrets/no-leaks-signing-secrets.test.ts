@@ -98,7 +98,7 @@ describe.each(['file', 'keychain'] as const)(
       await relay.core.stop();
     });
     afterAll(async () => {
-      await relay.stop();
+      await relay?.stop();
       rmSync(dataDir, { recursive: true, force: true });
       await keyring?.stop();
     });

@@ -79,7 +79,7 @@ describe.each(['file', 'keychain'] as const)('no secret value leaks (%s backend)
     await relay.core.stop();
   });
   afterAll(async () => {
-    await relay.stop();
+    await relay?.stop();
     await keyring?.stop();
   });
 
