@@ -10,6 +10,8 @@ export interface CoreConfig {
   admin: { port: number } | null;
   /** `base_url` of every ingress URL shown; persisted as the relay's setting when given. */
   publicUrl?: string | null;
+  /** `serve --definitions DIR`: the default factory is managed by this directory (absolute). */
+  definitionsDir?: string | null;
   /** Client address from the last X-Forwarded-For hop (behind a tunnel). Ingress only. */
   trustProxy?: boolean;
   /** The built UI to serve on the admin listener. */

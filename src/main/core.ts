@@ -6,6 +6,7 @@ import { loadAdminToken, type AdminToken } from './admin/admin-token.js';
 import { AdminAuth } from './admin/auth.js';
 import { AutomationIndex } from './automations/automation-index.js';
 import type { CoreConfig } from './config.js';
+import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
 import { listen, type Listener } from './http/listener.js';
 import { createIngressApp } from './ingress/app.js';
@@ -162,6 +163,32 @@ export async function startCore(config: CoreConfig): Promise<Core> {
 
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   const auth = new AdminAuth(adminToken.value, tokens, now);
+  const writes = new SerialQueue();
+  const webhookLimit = config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY;
+  const definitions = new DefinitionSync({
+    db,
+    factories,
+    webhooks,
+    automations,
+    runs,
+    secrets,
+    directory,
+    automationIndex,
+    events,
+    writes,
+    webhookLimit,
+    log,
+    now,
+  });
+  if (config.definitionsDir) {
+    // A broken definition at start is an error, not a relay serving half a factory.
+    try {
+      await definitions.sync(DEFAULT_FACTORY_ID, { dir: config.definitionsDir });
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
   const service = createManagementService({
     factories,
     webhooks,
@@ -171,8 +198,9 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     directory,
     settings,
     events,
-    writes: new SerialQueue(),
-    limits: { webhooksPerFactory: config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY },
+    writes,
+    definitions,
+    limits: { webhooksPerFactory: webhookLimit },
     version,
     now,
     automations,
@@ -208,6 +236,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
+  definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
 
@@ -257,6 +286,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         refusals.stop();
         await writer.drain();
         await dispatcher.stop();
+        await definitions.close();
         db.close();
       })()),
   };

@@ -106,6 +106,30 @@ export class TeamSecrets {
     return this.repo.get(factoryId, name)!;
   }
 
+  /**
+   * Re-reads values from the store, for secrets changed outside this relay (a managed factory's
+   * secret rotated in the keychain): the ingress uses the new value from then on. Returns the
+   * names whose value changed.
+   */
+  async refresh(factoryId: string, names: readonly string[]): Promise<string[]> {
+    const changed: string[] = [];
+    for (const name of names) {
+      if (!this.repo.get(factoryId, name)) continue;
+      const account = secretAccount(factoryId, name);
+      const value = await this.store.get(account);
+      if (value === null || value === this.cache.get(account)) continue;
+      this.cache.set(account, value);
+      this.repo.rotate({
+        factoryId,
+        name,
+        fingerprint: fingerprintOf(value),
+        rotatedAt: this.now(),
+      });
+      changed.push(name);
+    }
+    return changed;
+  }
+
   async remove(factoryId: string, name: string): Promise<void> {
     const account = secretAccount(factoryId, name);
     this.repo.remove(factoryId, name);

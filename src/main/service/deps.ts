@@ -1,3 +1,4 @@
+import type { DefinitionSync } from '../definitions/sync.js';
 import type { EventBus } from '../events.js';
 import type { WebhookDirectory } from '../ingress/webhook-directory.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
   writes: SerialQueue;
   limits: { webhooksPerFactory: number };
+  /** Managed factories: the API writes definition files and applies them through this. */
+  definitions: DefinitionSync;
   version: string;
   now: () => number;
 }

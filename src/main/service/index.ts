@@ -1,6 +1,7 @@
 import type { FullServiceDeps } from './automation-deps.js';
 import { automationHandlers } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
+import { definitionHandlers } from './definitions.js';
 import { deliveryHandlers } from './deliveries.js';
 import { executorHandlers } from './executors.js';
 import { relayHandlers } from './relay.js';
@@ -23,6 +24,7 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...replayHandlers(deps),
     ...executorHandlers(deps),
     ...secretHandlers(deps),
+    ...definitionHandlers(deps),
   } satisfies ServiceHandlers;
 }
 

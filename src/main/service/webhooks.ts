@@ -3,6 +3,11 @@ import { newWebhookUid } from '../ids.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
+import {
+  createManagedWebhook,
+  deleteManagedWebhook,
+  updateManagedWebhook,
+} from './managed-webhooks.js';
 import { webhookJson } from './to-json.js';
 import {
   assertFitsEveryWebhook,
@@ -113,6 +118,9 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           );
         }
 
+        if (factory.definitionsDir) {
+          return createManagedWebhook(deps, factory.id, factory.definitionsDir, input);
+        }
         // Only a secret name the caller typed reuses an existing team secret. The suggested
         // default must not: a webhook re-created under a deleted one's name would silently
         // inherit the old (perhaps leaked) secret and show none.
@@ -177,7 +185,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
       }),
 
     'webhooks.update': ({ uid, ...changes }) =>
-      deps.writes.run(() => {
+      deps.writes.run(async () => {
         const current = requireLiveWebhook(deps, uid);
         if (changes.name !== undefined && changes.name !== current.name) {
           if (deps.factories.get(current.factoryId)?.definitionsDir) {
@@ -194,6 +202,10 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
               'name',
             );
           }
+        }
+        const managedDir = deps.factories.get(current.factoryId)?.definitionsDir;
+        if (managedDir) {
+          return updateManagedWebhook(deps, current.factoryId, managedDir, current.name, changes);
         }
         const updated = deps.webhooks.update(uid, changes)!;
         changed(uid);
@@ -223,8 +235,13 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
       }),
 
     'webhooks.delete': ({ uid }) =>
-      deps.writes.run(() => {
-        requireLiveWebhook(deps, uid);
+      deps.writes.run(async () => {
+        const current = requireLiveWebhook(deps, uid);
+        const managedDir = deps.factories.get(current.factoryId)?.definitionsDir;
+        if (managedDir) {
+          await deleteManagedWebhook(deps, current.factoryId, managedDir, current.name);
+          return { uid, deleted: true as const };
+        }
         deps.webhooks.softDelete(uid, deps.now());
         changed(uid);
         return { uid, deleted: true as const };

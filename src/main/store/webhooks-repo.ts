@@ -76,6 +76,11 @@ export function createWebhooksRepository(db: Db) {
   const update = db.prepare(`
     UPDATE webhooks SET name = @name, enabled = @enabled, delivery_id_header = @deliveryIdHeader
     WHERE uid = @uid AND deleted_at IS NULL`);
+  const redefine = db.prepare(`
+    UPDATE webhooks SET auth_mode = @authMode, signature_scheme = @signatureScheme,
+                        signature_options = @signatureOptions, secret_name = @secretName,
+                        delivery_id_header = @deliveryIdHeader, enabled = @enabled
+    WHERE uid = @uid AND deleted_at IS NULL`);
   const softDelete = db.prepare(
     'UPDATE webhooks SET deleted_at = ? WHERE uid = ? AND deleted_at IS NULL',
   );
@@ -114,6 +119,26 @@ export function createWebhooksRepository(db: Db) {
         deliveryIdHeader: next.deliveryIdHeader,
       });
       return get(uid);
+    },
+    /** Everything a definition file sets; the name and UID stay (a managed factory never renames). */
+    redefine: (
+      uid: string,
+      d: Pick<
+        WebhookRecord,
+        | 'authMode'
+        | 'signatureScheme'
+        | 'signatureOptions'
+        | 'secretName'
+        | 'deliveryIdHeader'
+        | 'enabled'
+      >,
+    ): void => {
+      redefine.run({
+        uid,
+        ...d,
+        signatureOptions: d.signatureOptions ? JSON.stringify(d.signatureOptions) : null,
+        enabled: d.enabled ? 1 : 0,
+      });
     },
     softDelete: (uid: string, at: number): boolean => softDelete.run(at, uid).changes === 1,
   };

@@ -1,0 +1,85 @@
+import { newAutomationId, newWebhookUid } from '../ids.js';
+import type { AutomationsRepository } from '../store/automations-repo.js';
+import type { Db } from '../store/db.js';
+import type { FactoriesRepository } from '../store/factories-repo.js';
+import type { RunRecord, RunsRepository } from '../store/runs-repo.js';
+import type { WebhooksRepository } from '../store/webhooks-repo.js';
+import type { WebhookDefinition } from './formats.js';
+import type { Plan } from './plan.js';
+
+export interface ApplyDeps {
+  db: Db;
+  factories: FactoriesRepository;
+  webhooks: WebhooksRepository;
+  automations: AutomationsRepository;
+  runs: RunsRepository;
+  now: () => number;
+}
+
+export interface Applied {
+  /** UIDs assigned to webhooks whose files applied for the first time, by name. */
+  created: Map<string, string>;
+  /** Queued runs of deleted automations, now failed. */
+  failedRuns: RunRecord[];
+}
+
+const definition = (d: WebhookDefinition) => ({
+  authMode: d.authMode,
+  signatureScheme: d.signatureScheme ?? null,
+  signatureOptions: d.signatureOptions ?? null,
+  secretName: d.secretName,
+  deliveryIdHeader: d.deliveryIdHeader ?? null,
+  enabled: d.enabled,
+});
+
+/** All or nothing: every row the plan changes, and the factory's directory, in one transaction. */
+export function applyPlan(plan: Plan, factoryId: string, dir: string, deps: ApplyDeps): Applied {
+  return deps.db.transaction((): Applied => {
+    const now = deps.now();
+    const created = new Map<string, string>();
+    const failedRuns: RunRecord[] = [];
+    deps.factories.setDefinitionsDir(factoryId, dir);
+    for (const current of plan.webhooks.remove) deps.webhooks.softDelete(current.uid, now);
+    for (const { current, next } of plan.webhooks.update)
+      deps.webhooks.redefine(current.uid, definition(next));
+    for (const def of plan.webhooks.create) {
+      const uid = newWebhookUid();
+      deps.webhooks.insert({ uid, factoryId, name: def.name, createdAt: now, ...definition(def) });
+      created.set(def.name, uid);
+    }
+    for (const current of plan.automations.remove) {
+      failedRuns.push(
+        ...deps.runs.failQueuedOf(
+          current.id,
+          'the automation was deleted (its file is gone) before this run started',
+          now,
+        ),
+      );
+      deps.automations.remove(current.id);
+    }
+    for (const { current, next } of plan.automations.update) {
+      deps.automations.update({
+        ...current,
+        prompt: next.prompt,
+        enabled: next.enabled,
+        triggers: next.triggers,
+        sourceFile: next.file,
+        updatedAt: now,
+      });
+    }
+    for (const def of plan.automations.create) {
+      deps.automations.insert({
+        id: newAutomationId(),
+        factoryId,
+        name: def.name,
+        prompt: def.prompt,
+        enabled: def.enabled,
+        triggers: def.triggers,
+        sourceFile: def.file,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    return { created, failedRuns };
+  })();
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MAX_PROMPT_LENGTH } from '../../shared/contract/automations.js';
+import { resourceNameSchema } from '../../shared/contract/common.js';
+import { triggersSchema } from '../../shared/contract/triggers.js';
+import { authModeSchema, deliveryIdHeaderSchema } from '../../shared/contract/webhooks.js';
+import { genericHmacOptionsSchema, signatureSchemeSchema } from '../../shared/signature-schemes.js';
+
+/** `webhooks/<name>.yaml` (seed §2.5.1, PRODUCT.md §8). The name is the file's name. */
+export const webhookFileSchema = z
+  .strictObject({
+    authMode: authModeSchema.default('token'),
+    signatureScheme: signatureSchemeSchema.optional(),
+    signatureOptions: genericHmacOptionsSchema.optional(),
+    secretName: resourceNameSchema,
+    deliveryIdHeader: deliveryIdHeaderSchema.optional(),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((file, ctx) => {
+    if (file.authMode === 'signature' && !file.signatureScheme) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signatureScheme'],
+        message: 'required when authMode is "signature"',
+      });
+    }
+    if (file.authMode !== 'signature' && file.signatureScheme) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signatureScheme'],
+        message: 'only for authMode "signature"',
+      });
+    }
+    if ((file.signatureScheme === 'hmac-sha256') !== (file.signatureOptions !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signatureOptions'],
+        message:
+          file.signatureScheme === 'hmac-sha256'
+            ? 'the hmac-sha256 scheme needs {header, encoding, prefix}'
+            : 'only the hmac-sha256 scheme takes options',
+      });
+    }
+  });
+export type WebhookFile = z.infer<typeof webhookFileSchema>;
+
+/** The YAML front matter of `automations/<name>.md`; the text after it is the prompt. */
+export const automationFrontMatterSchema = z.strictObject({
+  name: resourceNameSchema.optional(),
+  enabled: z.boolean().default(true),
+  triggers: triggersSchema,
+});
+
+export const promptSchema = z
+  .string()
+  .refine((text) => text.trim() !== '', 'the prompt after the front matter must not be empty')
+  .refine(
+    (text) => text.length <= MAX_PROMPT_LENGTH,
+    `the prompt must be at most ${MAX_PROMPT_LENGTH} characters`,
+  );
+
+/** Where a key sits in its file, so checks made later can still point at the line. */
+export type LineOf = (path: ReadonlyArray<PropertyKey>) => number | null;
+
+export interface WebhookDefinition extends WebhookFile {
+  name: string;
+  file: string;
+  lineOf: LineOf;
+}
+
+export interface AutomationDefinition {
+  name: string;
+  enabled: boolean;
+  triggers: z.infer<typeof triggersSchema>;
+  prompt: string;
+  file: string;
+  lineOf: LineOf;
+}

@@ -1,0 +1,259 @@
+import { URL_SAFE_SECRET } from '../../shared/contract/webhooks.js';
+import { ApiError } from '../../shared/errors.js';
+import type { TeamSecrets } from '../secrets/team-secrets.js';
+import { assertUsableSigningSecret } from '../service/webhook-secrets.js';
+import type { AutomationRecord } from '../store/automations-repo.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { AutomationDefinition, WebhookDefinition } from './formats.js';
+import { DefinitionError, type DefinitionProblem } from './problems.js';
+import type { DesiredState } from './read.js';
+
+export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged';
+
+/** One line of the plan an operator reads before (or instead of) applying. */
+export interface PlanItem {
+  kind: 'webhook' | 'automation';
+  name: string;
+  file: string | null;
+  action: PlanAction;
+  /** The webhook's UID or the automation's id, when it already has one. */
+  id: string | null;
+  changes: string[];
+  note: string | null;
+}
+
+export interface Plan {
+  items: PlanItem[];
+  ignored: string[];
+  webhooks: {
+    create: WebhookDefinition[];
+    update: Array<{ current: WebhookRecord; next: WebhookDefinition }>;
+    remove: WebhookRecord[];
+  };
+  automations: {
+    create: AutomationDefinition[];
+    update: Array<{ current: AutomationRecord; next: AutomationDefinition }>;
+    remove: AutomationRecord[];
+  };
+  /** Every team secret the definitions reference (re-read from the store on apply). */
+  secretNames: string[];
+}
+
+export interface CurrentState {
+  factoryId: string;
+  webhooks: WebhookRecord[];
+  automations: AutomationRecord[];
+  secrets: Pick<TeamSecrets, 'get' | 'cachedValue'>;
+  webhookLimit: number;
+}
+
+function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string[] {
+  const fields: Array<[string, unknown, unknown]> = [
+    ['authMode', current.authMode, next.authMode],
+    ['signatureScheme', current.signatureScheme, next.signatureScheme ?? null],
+    [
+      'signatureOptions',
+      JSON.stringify(current.signatureOptions),
+      JSON.stringify(next.signatureOptions ?? null),
+    ],
+    ['secretName', current.secretName, next.secretName],
+    ['deliveryIdHeader', current.deliveryIdHeader, next.deliveryIdHeader ?? null],
+    ['enabled', current.enabled, next.enabled],
+  ];
+  return fields.filter(([, a, b]) => a !== b).map(([field]) => field);
+}
+
+function automationChanges(current: AutomationRecord, next: AutomationDefinition): string[] {
+  const fields: Array<[string, unknown, unknown]> = [
+    ['prompt', current.prompt, next.prompt],
+    ['enabled', current.enabled, next.enabled],
+    ['triggers', JSON.stringify(current.triggers), JSON.stringify(next.triggers)],
+    ['file', current.sourceFile, next.file],
+  ];
+  return fields.filter(([, a, b]) => a !== b).map(([field]) => field);
+}
+
+function checkSecret(
+  def: WebhookDefinition,
+  state: CurrentState,
+  problems: DefinitionProblem[],
+): void {
+  const at = { file: def.file, line: def.lineOf(['secretName']), key: 'secretName' };
+  if (!state.secrets.get(state.factoryId, def.secretName)) {
+    problems.push({
+      ...at,
+      message: `no team secret named "${def.secretName}"; create it first (POST /api/secrets)`,
+    });
+    return;
+  }
+  const value = state.secrets.cachedValue(state.factoryId, def.secretName);
+  if (value === undefined) return;
+  if (def.authMode === 'url_token' && !URL_SAFE_SECRET.test(value)) {
+    problems.push({
+      ...at,
+      message: `"${def.secretName}" is not URL-safe, so it cannot be a url_token (16+ of A–Z a–z 0–9 . _ ~ -)`,
+    });
+  }
+  if (def.authMode === 'signature' && def.signatureScheme) {
+    try {
+      assertUsableSigningSecret(
+        def.signatureScheme,
+        def.signatureOptions ?? null,
+        value,
+        'secretName',
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      problems.push({ ...at, message: error.message.replace(/^secretName: /, '') });
+    }
+  }
+}
+
+function checkTriggers(
+  def: AutomationDefinition,
+  liveAfter: Map<string, string>,
+  removed: Map<string, string>,
+  factoryId: string,
+  problems: DefinitionProblem[],
+): void {
+  def.triggers.forEach((trigger, i) =>
+    trigger.filter.webhook_ids.forEach((uid, j) => {
+      if (liveAfter.has(uid)) return;
+      const path = ['triggers', i, 'filter', 'webhook_ids', j];
+      const gone = removed.get(uid);
+      problems.push({
+        file: def.file,
+        line: def.lineOf(path),
+        key: path.join('.'),
+        message: gone
+          ? `webhook ${uid} ("${gone}") is deleted by this apply (its file is gone); point the trigger at another webhook`
+          : `no webhook ${uid} in factory "${factoryId}" (webhooks are named by UID; a new webhook's UID exists once its file has applied)`,
+      });
+    }),
+  );
+}
+
+/** Compares what the files ask for with the factory's state; throws naming file:line:key on any problem. */
+export function planDefinitions(desired: DesiredState, state: CurrentState): Plan {
+  const problems: DefinitionProblem[] = [];
+  const items: PlanItem[] = [];
+  const plan: Plan = {
+    items,
+    ignored: desired.ignored,
+    webhooks: { create: [], update: [], remove: [] },
+    automations: { create: [], update: [], remove: [] },
+    secretNames: [...new Set(desired.webhooks.map((w) => w.secretName))],
+  };
+
+  const currentWebhooks = new Map(state.webhooks.map((w) => [w.name, w]));
+  const wantedWebhooks = new Set(desired.webhooks.map((w) => w.name));
+  if (desired.webhooks.length > state.webhookLimit) {
+    problems.push({
+      file: 'webhooks/',
+      line: null,
+      key: null,
+      message: `defines ${desired.webhooks.length} webhooks; a factory may have at most ${state.webhookLimit}`,
+    });
+  }
+  for (const def of desired.webhooks) {
+    checkSecret(def, state, problems);
+    const current = currentWebhooks.get(def.name);
+    if (!current) {
+      plan.webhooks.create.push(def);
+      items.push({
+        kind: 'webhook',
+        name: def.name,
+        file: def.file,
+        action: 'create',
+        id: null,
+        changes: [],
+        note: null,
+      });
+      continue;
+    }
+    const changes = webhookChanges(current, def);
+    if (changes.length > 0) plan.webhooks.update.push({ current, next: def });
+    const action = changes.length > 0 ? 'update' : 'unchanged';
+    items.push({
+      kind: 'webhook',
+      name: def.name,
+      file: def.file,
+      action,
+      id: current.uid,
+      changes,
+      note: null,
+    });
+  }
+  for (const current of state.webhooks) {
+    if (wantedWebhooks.has(current.name)) continue;
+    plan.webhooks.remove.push(current);
+    const renamedTo = plan.webhooks.create.find(
+      (d) =>
+        d.authMode === current.authMode &&
+        d.secretName === current.secretName &&
+        (d.signatureScheme ?? null) === current.signatureScheme,
+    );
+    items.push({
+      kind: 'webhook',
+      name: current.name,
+      file: null,
+      action: 'delete',
+      id: current.uid,
+      changes: [],
+      note: renamedTo
+        ? `looks renamed to ${renamedTo.file}: a rename is a delete plus a create, so senders must move to the new UID; this URL answers 404 at once`
+        : 'its file is gone; its URL answers 404 at once',
+    });
+  }
+
+  const liveAfter = new Map(
+    state.webhooks.filter((w) => wantedWebhooks.has(w.name)).map((w) => [w.uid, w.name]),
+  );
+  const removed = new Map(plan.webhooks.remove.map((w) => [w.uid, w.name]));
+  const currentAutomations = new Map(state.automations.map((a) => [a.name, a]));
+  const wantedAutomations = new Set(desired.automations.map((a) => a.name));
+  for (const def of desired.automations) {
+    checkTriggers(def, liveAfter, removed, state.factoryId, problems);
+    const current = currentAutomations.get(def.name);
+    if (!current) {
+      plan.automations.create.push(def);
+      items.push({
+        kind: 'automation',
+        name: def.name,
+        file: def.file,
+        action: 'create',
+        id: null,
+        changes: [],
+        note: null,
+      });
+      continue;
+    }
+    const changes = automationChanges(current, def);
+    if (changes.length > 0) plan.automations.update.push({ current, next: def });
+    const action = changes.length > 0 ? 'update' : 'unchanged';
+    items.push({
+      kind: 'automation',
+      name: def.name,
+      file: def.file,
+      action,
+      id: current.id,
+      changes,
+      note: null,
+    });
+  }
+  for (const current of state.automations) {
+    if (wantedAutomations.has(current.name)) continue;
+    plan.automations.remove.push(current);
+    items.push({
+      kind: 'automation',
+      name: current.name,
+      file: null,
+      action: 'delete',
+      id: current.id,
+      changes: [],
+      note: 'its file is gone; its queued runs fail',
+    });
+  }
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return plan;
+}

@@ -1,0 +1,168 @@
+import { isAbsolute, resolve } from 'node:path';
+import { ApiError } from '../../shared/errors.js';
+import type { EventBus } from '../events.js';
+import type { AutomationIndex } from '../automations/automation-index.js';
+import type { WebhookDirectory } from '../ingress/webhook-directory.js';
+import { describeError, type Logger } from '../log.js';
+import type { TeamSecrets } from '../secrets/team-secrets.js';
+import type { SerialQueue } from '../service/serial-queue.js';
+import { applyPlan, type ApplyDeps } from './apply.js';
+import { planDefinitions, type PlanItem } from './plan.js';
+import { DefinitionError, problemPath } from './problems.js';
+import { readDefinitions } from './read.js';
+import { watchDefinitions } from './watch.js';
+
+export interface DefinitionSyncDeps extends ApplyDeps {
+  secrets: TeamSecrets;
+  directory: WebhookDirectory;
+  automationIndex: AutomationIndex;
+  events: EventBus;
+  writes: SerialQueue;
+  webhookLimit: number;
+  log: Logger;
+}
+
+export interface SyncResult {
+  factory: string;
+  definitionsDir: string;
+  applied: boolean;
+  items: PlanItem[];
+  ignored: string[];
+}
+
+/**
+ * Makes a managed factory match its definition directory: read, plan, apply in one transaction,
+ * then refresh what the ingress holds in memory. Also watches each managed factory's directory.
+ */
+export class DefinitionSync {
+  private readonly watchers = new Map<string, { dir: string; close(): Promise<void> }>();
+
+  constructor(private readonly deps: DefinitionSyncDeps) {}
+
+  /** Queued behind other management writes. `dir` (absolute) points the factory at a directory. */
+  sync(factoryId: string, options: { dir?: string; dryRun?: boolean } = {}): Promise<SyncResult> {
+    return this.deps.writes.run(() => this.syncNow(factoryId, options));
+  }
+
+  /** For callers already inside the write queue (the management service's own writes). */
+  async syncNow(
+    factoryId: string,
+    { dir, dryRun = false }: { dir?: string; dryRun?: boolean },
+  ): Promise<SyncResult> {
+    const factory = this.deps.factories.get(factoryId);
+    if (!factory) throw new ApiError('not_found', `No factory "${factoryId}".`);
+    if (dir !== undefined && !isAbsolute(dir)) {
+      throw new ApiError(
+        'invalid_input',
+        'dir: must be an absolute path on the relay’s machine',
+        'dir',
+      );
+    }
+    const target = dir ?? factory.definitionsDir;
+    if (!target) {
+      throw new ApiError(
+        'invalid_input',
+        `Factory "${factoryId}" has no definition directory; send {"dir": "/absolute/path"}.`,
+        'dir',
+      );
+    }
+    const definitionsDir = resolve(target);
+    try {
+      const desired = readDefinitions(definitionsDir);
+      // Rotated managed secrets are picked up here, before the checks that read their values.
+      const rotated = await this.deps.secrets.refresh(factoryId, [
+        ...new Set(desired.webhooks.map((w) => w.secretName)),
+      ]);
+      const state = {
+        factoryId,
+        webhooks: this.deps.webhooks.list(factoryId),
+        automations: this.deps.automations.list(factoryId),
+        secrets: this.deps.secrets,
+        webhookLimit: this.deps.webhookLimit,
+      };
+      const plan = planDefinitions(desired, state);
+      const result: SyncResult = {
+        factory: factoryId,
+        definitionsDir,
+        applied: false,
+        items: plan.items,
+        ignored: plan.ignored,
+      };
+      if (dryRun) return result;
+      const applied = applyPlan(plan, factoryId, definitionsDir, this.deps);
+      for (const item of plan.items)
+        if (item.action === 'create' && item.kind === 'webhook')
+          item.id = applied.created.get(item.name) ?? null;
+      this.afterApply(factoryId, applied.failedRuns, rotated, plan.items);
+      // Watched before the answer goes out, so an edit right after this apply is never missed.
+      this.watch(factoryId, definitionsDir);
+      return { ...result, applied: true };
+    } catch (error) {
+      if (error instanceof DefinitionError) {
+        const first = error.problems[0];
+        throw new ApiError('invalid_input', error.message, first ? problemPath(first) : undefined);
+      }
+      throw error;
+    }
+  }
+
+  /** Starts watching every managed factory's directory (at start-up). */
+  watchManaged(): void {
+    for (const factory of this.deps.factories.all())
+      if (factory.definitionsDir) this.watch(factory.id, factory.definitionsDir);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.watchers.values()].map((w) => w.close()));
+    this.watchers.clear();
+  }
+
+  private afterApply(
+    factoryId: string,
+    failedRuns: Array<{ id: string; automationId: string; deliveryId: string }>,
+    rotated: string[],
+    items: PlanItem[],
+  ): void {
+    this.deps.directory.reloadAll();
+    this.deps.automationIndex.reload();
+    const changed = items.filter((i) => i.action !== 'unchanged');
+    if (changed.some((i) => i.kind === 'webhook'))
+      this.deps.events.emit({ type: 'changed', resource: 'webhooks' });
+    if (changed.some((i) => i.kind === 'automation'))
+      this.deps.events.emit({ type: 'changed', resource: 'automations' });
+    if (rotated.length > 0) this.deps.events.emit({ type: 'changed', resource: 'secrets' });
+    for (const run of failedRuns) {
+      this.deps.events.emit({
+        type: 'run',
+        run: {
+          id: run.id,
+          automationId: run.automationId,
+          deliveryId: run.deliveryId,
+          status: 'failed',
+        },
+      });
+    }
+    if (changed.length > 0 || rotated.length > 0) {
+      const summary = changed.map(
+        (i) => `${i.action} ${i.kind} ${i.name}${i.note ? ` (${i.note})` : ''}`,
+      );
+      if (rotated.length > 0) summary.push(`picked up rotated secret(s) ${rotated.join(', ')}`);
+      this.deps.log.info(`[definitions] ${factoryId}: ${summary.join('; ')}`);
+    }
+  }
+
+  private watch(factoryId: string, dir: string): void {
+    const current = this.watchers.get(factoryId);
+    if (current?.dir === dir) return;
+    void current?.close();
+    const watcher = watchDefinitions(dir, () => {
+      this.sync(factoryId).catch((error: unknown) => {
+        // The last good state stays in force; the operator reads what to fix here.
+        this.deps.log.error(
+          `[definitions] ${dir} was not applied:\n${error instanceof ApiError ? error.message : describeError(error)}`,
+        );
+      });
+    });
+    this.watchers.set(factoryId, { dir, close: () => watcher.close() });
+  }
+}
