@@ -1,3 +1,4 @@
+import { apply } from './apply.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
@@ -6,7 +7,7 @@ import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = { serve, send, replay, 'test-filter': testFilter };
+const commands: Record<string, Command> = { serve, send, replay, apply, 'test-filter': testFilter };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

@@ -28,11 +28,6 @@ export async function serve(args: string[]): Promise<void> {
       `--public-url must be an http(s) URL such as https://abc.trycloudflare.com, not "${publicUrl}"`,
     );
   }
-  if (values.definitions !== undefined) {
-    throw new UsageError(
-      '--definitions is not available in this build yet (managed factories are being built).',
-    );
-  }
   const dataDir = resolve(values['data-dir'] ?? process.env.HOOKPORT_DATA_DIR ?? defaultDataDir());
 
   const core = await startCore({
@@ -43,6 +38,7 @@ export async function serve(args: string[]): Promise<void> {
     },
     admin: { port: parsePort(values['admin-port'], '--admin-port', DEFAULT_ADMIN_PORT) },
     publicUrl: publicUrl ?? null,
+    definitionsDir: values.definitions === undefined ? null : resolve(values.definitions),
     trustProxy: values['trust-proxy'] ?? false,
     uiDir: process.env.HOOKPORT_UI_DIR ?? bundledUiDir(),
     adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,

@@ -10,7 +10,7 @@ export const USAGE = `Usage:
                 [--header K:V]... [--timestamp SECONDS]
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
   hookport replay <delivery-id>           [--admin-url URL] [--data-dir D]
-  hookport apply <dir> [--dry-run]        [--admin-url URL]
+  hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
   hookport test-filter --filter FILE --payload FILE
 `;
 
