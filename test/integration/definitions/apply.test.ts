@@ -1,0 +1,157 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  automationFile,
+  copyFixture,
+  createFixtureSecrets,
+  sync,
+  writeDefinition,
+} from '../../support/definitions.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+
+type Webhook = {
+  uid: string;
+  name: string;
+  enabled: boolean;
+  ingressUrl: string;
+  authMode: string;
+};
+
+describe('applying a definition directory', () => {
+  let relay: TestRelay;
+  let dir: string;
+  let secrets: Record<string, string>;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    dir = copyFixture('basic');
+    secrets = await createFixtureSecrets(relay);
+  });
+  afterEach(() => relay.stop());
+
+  const webhooks = async (): Promise<Webhook[]> =>
+    (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items;
+  const uidOf = async (name: string): Promise<string> =>
+    (await webhooks()).find((w) => w.name === name)!.uid;
+
+  it('creates what the files define, and a second apply changes nothing', async () => {
+    const first = await sync(relay, { dir });
+    expect(first.status).toBe(200);
+    expect(first.body.items.map((i) => [i.name, i.action])).toEqual([
+      ['github-prod', 'create'],
+      ['nightly', 'create'],
+      ['partner', 'create'],
+    ]);
+    expect(first.body.ignored).toEqual([]);
+    const created = (await webhooks()).sort((a, b) => a.name.localeCompare(b.name));
+    expect(created.map((w) => [w.name, w.authMode, w.enabled])).toEqual([
+      ['github-prod', 'signature', true],
+      ['nightly', 'token', true],
+      ['partner', 'url_token', false],
+    ]);
+    const second = await sync(relay);
+    expect(second.body.items.every((i) => i.action === 'unchanged')).toBe(true);
+    expect(second.body.items.map((i) => i.id)).toEqual(created.map((w) => w.uid));
+    const factories = await relay.api<{
+      items: Array<{ managed: boolean; definitionsDir: string }>;
+    }>('GET', '/api/factories');
+    expect(factories.body.items[0]).toMatchObject({ managed: true, definitionsDir: dir });
+  });
+
+  it('updates a changed file in place, keeping its UID', async () => {
+    await sync(relay, { dir });
+    const uid = await uidOf('nightly');
+    writeFileSync(
+      join(dir, 'webhooks/nightly.yaml'),
+      'authMode: token\nsecretName: nightly-token\nenabled: false\n',
+    );
+    const result = await sync(relay);
+    expect(result.body.items.find((i) => i.name === 'nightly')).toMatchObject({
+      action: 'update',
+      id: uid,
+      changes: ['deliveryIdHeader', 'enabled'],
+    });
+    expect((await webhooks()).find((w) => w.name === 'nightly')).toMatchObject({
+      uid,
+      enabled: false,
+    });
+  });
+
+  it('deletes the webhook of a deleted file: its senders get 404 at once', async () => {
+    await sync(relay, { dir });
+    const nightly = (await webhooks()).find((w) => w.name === 'nightly')!;
+    expect(
+      (await postDelivery(nightly.ingressUrl, '{}', bearer(secrets['nightly-token']!))).status,
+    ).toBe(202);
+    rmSync(join(dir, 'webhooks/nightly.yaml'));
+    const result = await sync(relay);
+    expect(result.body.items.find((i) => i.name === 'nightly')).toMatchObject({
+      action: 'delete',
+      id: nightly.uid,
+    });
+    expect(
+      (await postDelivery(nightly.ingressUrl, '{}', bearer(secrets['nightly-token']!))).status,
+    ).toBe(404);
+  });
+
+  it('treats a renamed file as a delete plus a create, and says so', async () => {
+    await sync(relay, { dir });
+    const before = await uidOf('nightly');
+    renameSync(join(dir, 'webhooks/nightly.yaml'), join(dir, 'webhooks/cron.yaml'));
+    const result = await sync(relay);
+    const deleted = result.body.items.find((i) => i.name === 'nightly')!;
+    const created = result.body.items.find((i) => i.name === 'cron')!;
+    expect(deleted).toMatchObject({ action: 'delete', id: before });
+    expect(deleted.note).toContain('looks renamed to webhooks/cron.yaml');
+    expect(created.action).toBe('create');
+    expect(created.id).toMatch(/^wh_/);
+    expect(created.id).not.toBe(before);
+  });
+
+  it('creates, updates and deletes automations from their files, naming webhooks by UID', async () => {
+    await sync(relay, { dir });
+    const gh = await uidOf('github-prod');
+    writeDefinition(dir, 'automations/triage.md', automationFile([gh], 'Label the pull request.'));
+    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')?.action).toBe('create');
+    type Automation = {
+      name: string;
+      prompt: string;
+      sourceFile: string;
+      triggers: Array<{ filter: { webhook_ids: string[] } }>;
+    };
+    const listed = (await relay.api<{ items: Automation[] }>('GET', '/api/automations')).body.items;
+    expect(listed).toEqual([
+      expect.objectContaining({
+        name: 'triage',
+        prompt: 'Label the pull request.',
+        sourceFile: 'automations/triage.md',
+      }),
+    ]);
+    writeDefinition(
+      dir,
+      'automations/triage.md',
+      automationFile([gh], 'Label it and ask for a review.'),
+    );
+    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')).toMatchObject({
+      action: 'update',
+      changes: ['prompt'],
+    });
+    rmSync(join(dir, 'automations/triage.md'));
+    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')?.action).toBe('delete');
+    expect((await relay.api<{ items: unknown[] }>('GET', '/api/automations')).body.items).toEqual(
+      [],
+    );
+  });
+
+  it('plans without applying on a dry run', async () => {
+    const planned = await sync(relay, { dir, dryRun: true });
+    expect(planned.body.applied).toBe(false);
+    expect(planned.body.items).toHaveLength(3);
+    expect(await webhooks()).toEqual([]);
+  });
+
+  it('lists files in the definition folders that are not definitions, and leaves them alone', async () => {
+    writeDefinition(dir, 'webhooks/notes.txt', 'not a definition');
+    expect((await sync(relay, { dir })).body.ignored).toEqual(['webhooks/notes.txt']);
+  });
+});

@@ -1,0 +1,146 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  automationFile,
+  copyFixture,
+  createFixtureSecrets,
+  sync,
+  writeDefinition,
+} from '../../support/definitions.js';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+describe('a refused definition', () => {
+  let relay: TestRelay;
+  let dir: string;
+  let before: string;
+  let ghUid: string;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    dir = copyFixture('basic');
+    await createFixtureSecrets(relay);
+    await sync(relay, { dir });
+    ghUid = (
+      await relay.api<{ items: Array<{ uid: string; name: string }> }>('GET', '/api/webhooks')
+    ).body.items.find((w) => w.name === 'github-prod')!.uid;
+    writeDefinition(dir, 'automations/triage.md', automationFile([ghUid]));
+    await sync(relay);
+    before = await snapshot();
+  });
+  afterEach(() => relay.stop());
+
+  /** Everything a refused apply must leave exactly as it was. */
+  async function snapshot(): Promise<string> {
+    const [webhooks, automations] = await Promise.all([
+      relay.api('GET', '/api/webhooks'),
+      relay.api('GET', '/api/automations'),
+    ]);
+    return JSON.stringify([webhooks.body, automations.body]).replace(/"runs24h":\d+/g, '');
+  }
+
+  async function expectRefused(message: string, path: string): Promise<void> {
+    const refused = await sync(relay);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({ code: 'invalid_input', message, path });
+    expect(await snapshot()).toBe(before);
+  }
+
+  it('names a secretName that is not a team secret', async () => {
+    writeFileSync(
+      join(dir, 'webhooks/nightly.yaml'),
+      'authMode: token\n\nsecretName: never-created\n',
+    );
+    await expectRefused(
+      'webhooks/nightly.yaml:3: secretName: no team secret named "never-created"; create it first (POST /api/secrets)',
+      'webhooks/nightly.yaml:3:secretName',
+    );
+  });
+
+  it('refuses a url_token whose secret is not URL-safe', async () => {
+    await relay.api('POST', '/api/secrets', { name: 'spaced', value: 'not url safe at all' });
+    writeFileSync(join(dir, 'webhooks/partner.yaml'), 'authMode: url_token\nsecretName: spaced\n');
+    await expectRefused(
+      'webhooks/partner.yaml:2: secretName: "spaced" is not URL-safe, so it cannot be a url_token (16+ of A–Z a–z 0–9 . _ ~ -)',
+      'webhooks/partner.yaml:2:secretName',
+    );
+  });
+
+  it('refuses an unknown key, pointing at its line', async () => {
+    writeFileSync(
+      join(dir, 'webhooks/nightly.yaml'),
+      'authMode: token\nsecretName: nightly-token\nretries: 3\n',
+    );
+    await expectRefused(
+      'webhooks/nightly.yaml:3: retries: unknown key',
+      'webhooks/nightly.yaml:3:retries',
+    );
+  });
+
+  it('refuses a trigger naming a UID that does not exist', async () => {
+    const unknown = `wh_${'z'.repeat(24)}`;
+    writeDefinition(dir, 'automations/triage.md', automationFile([ghUid, unknown]));
+    await expectRefused(
+      `automations/triage.md:6: triggers.0.filter.webhook_ids.1: no webhook ${unknown} in factory "default" (webhooks are named by UID; a new webhook's UID exists once its file has applied)`,
+      'automations/triage.md:6:triggers.0.filter.webhook_ids.1',
+    );
+  });
+
+  it('refuses to delete a webhook that an automation still names', async () => {
+    rmSync(join(dir, 'webhooks/github-prod.yaml'));
+    await expectRefused(
+      `automations/triage.md:6: triggers.0.filter.webhook_ids.0: webhook ${ghUid} ("github-prod") is deleted by this apply (its file is gone); point the trigger at another webhook`,
+      'automations/triage.md:6:triggers.0.filter.webhook_ids.0',
+    );
+  });
+
+  it('refuses more than 20 webhooks', async () => {
+    for (let i = 1; i <= 18; i++)
+      writeDefinition(dir, `webhooks/extra-${i}.yaml`, 'secretName: nightly-token\n');
+    await expectRefused(
+      'webhooks/: defines 21 webhooks; a factory may have at most 20',
+      'webhooks/',
+    );
+  });
+
+  it('reports YAML syntax errors and invalid values with their lines, all at once', async () => {
+    writeFileSync(join(dir, 'webhooks/nightly.yaml'), 'authMode: token\nsecretName: [unclosed\n');
+    writeFileSync(
+      join(dir, 'webhooks/partner.yaml'),
+      'authMode: url_tokens\nsecretName: partner-url\n',
+    );
+    const refused = await sync(relay);
+    expect(refused.status).toBe(400);
+    const lines = refused.body.error!.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^webhooks\/nightly\.yaml:\d+: /);
+    expect(lines[1]).toBe(
+      'webhooks/partner.yaml:1: authMode: must be one of: token, url_token, signature',
+    );
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses an automation file without front matter, or with an empty prompt or a bad filter', async () => {
+    writeDefinition(dir, 'automations/triage.md', 'Just a prompt, no front matter.\n');
+    await expectRefused(
+      'automations/triage.md:1: must start with YAML front matter between two "---" lines',
+      'automations/triage.md:1',
+    );
+    writeDefinition(dir, 'automations/triage.md', automationFile([ghUid], '   '));
+    await expectRefused(
+      'automations/triage.md:8: the prompt after the front matter must not be empty',
+      'automations/triage.md:8',
+    );
+    writeDefinition(
+      dir,
+      'automations/triage.md',
+      automationFile([ghUid]).replace(
+        'filter:\n',
+        'filter:\n      payload: {action: {in: open}}\n',
+      ),
+    );
+    const refused = await sync(relay);
+    expect(refused.body.error?.path).toBe(
+      'automations/triage.md:6:triggers.0.filter.payload.action.in',
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestRelay } from './relay.js';
+import { tempDir } from './relay.js';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/definitions', import.meta.url));
+
+/** A writable copy of a fixture definition directory. */
+export function copyFixture(name: string): string {
+  const dir = join(tempDir('hookport-defs-'), name);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export function writeDefinition(dir: string, file: string, text: string): void {
+  mkdirSync(join(dir, file, '..'), { recursive: true });
+  writeFileSync(join(dir, file), text);
+}
+
+/** The team secrets the `basic` fixture names, created through the API as an operator would. */
+export async function createFixtureSecrets(relay: TestRelay): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of [
+    ['github-signing', 'gh-signing-secret'],
+    ['nightly-token', undefined],
+    ['partner-url', undefined],
+  ] as const) {
+    const created = await relay.api<{ value: string }>(
+      'POST',
+      '/api/secrets',
+      value ? { name, value } : { name },
+    );
+    values[name] = created.body.value;
+  }
+  return values;
+}
+
+export interface SyncBody {
+  applied: boolean;
+  items: Array<{
+    kind: string;
+    name: string;
+    file: string | null;
+    action: string;
+    id: string | null;
+    changes: string[];
+    note: string | null;
+  }>;
+  ignored: string[];
+  error?: { code: string; message: string; path?: string };
+}
+
+export const sync = async (relay: TestRelay, body: Record<string, unknown> = {}) =>
+  relay.api<SyncBody>('POST', '/api/factories/default/sync', body);
+
+export const automationFile = (uids: string[], prompt = 'Triage it.', extra = ''): string =>
+  `---\n${extra}triggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${uids.join(', ')}]\n---\n${prompt}\n`;
