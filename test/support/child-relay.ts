@@ -25,7 +25,7 @@ export interface ChildRelay {
 export async function spawnServe(
   dataDir: string,
   env: Record<string, string> = {},
-  { startTimeoutMs = 30_000 }: { startTimeoutMs?: number } = {},
+  { startTimeoutMs = 30_000, args = [] }: { startTimeoutMs?: number; args?: string[] } = {},
 ): Promise<ChildRelay> {
   const cleanEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('HOOKPORT_')),
@@ -43,6 +43,7 @@ export async function spawnServe(
       '0',
       '--admin-port',
       '0',
+      ...args,
     ],
     { cwd: REPO_ROOT, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -18,12 +18,19 @@ const pad = (text: string, width: number): string => text.padEnd(width);
 
 /** One plan line: `create     webhook     github-prod   webhooks/github-prod.yaml   wh_…`. */
 export function formatPlan(items: PlanItem[]): string[] {
+  const where = (item: PlanItem): string => item.file ?? '(file removed)';
   const nameWidth = Math.max(4, ...items.map((i) => i.name.length));
+  const fileWidth = Math.max(4, ...items.map((i) => where(i).length));
   return items.map((item) => {
-    const where = item.file ?? '(file removed)';
     const changes = item.changes.length > 0 ? `  [${item.changes.join(', ')}]` : '';
     const note = item.note ? `\n             ${item.note}` : '';
-    return `${pad(item.action, 10)} ${pad(item.kind, 10)} ${pad(item.name, nameWidth)}  ${where}${item.id ? `  ${item.id}` : ''}${changes}${note}`;
+    const columns = [
+      pad(item.action, 10),
+      pad(item.kind, 10),
+      pad(item.name, nameWidth),
+      pad(where(item), fileWidth),
+    ];
+    return `${columns.join(' ')}  ${item.id ?? ''}${changes}`.trimEnd() + note;
   });
 }
 
