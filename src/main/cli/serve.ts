@@ -54,6 +54,11 @@ export async function serve(args: string[]): Promise<void> {
     `  Open the UI  ${core.loginLink()}  (single-use link, valid 15 minutes)`,
     `  Secrets      ${core.secrets.description}`,
     `  Data         ${dataDir}`,
+    ...(values.definitions === undefined
+      ? []
+      : [
+          `  Definitions  ${resolve(values.definitions)} (applied; watched: the default factory is managed by it)`,
+        ]),
   ];
   if (core.adminToken.created) {
     lines.push(
