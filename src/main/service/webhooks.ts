@@ -177,6 +177,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           throw error;
         }
         changed(record.uid);
+        if (createdSecret) deps.events.emit({ type: 'changed', resource: 'secrets' });
         return {
           webhook: webhookJson(record, deps.settings),
           secret: revealed,
