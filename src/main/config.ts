@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from './log.js';
+import type { ProbeRunner } from './secrets/keychain-probe.js';
 import type { SecretStore } from './secrets/secret-store.js';
 
 export interface CoreConfig {
@@ -20,6 +21,8 @@ export interface CoreConfig {
   masterKeyFromEnv?: string;
   /** HOOKPORT_SECRET_BACKEND: `keychain` or `file` forces that backend. */
   secretBackend?: string;
+  /** Runs the keychain probe's child process; the desktop app passes Electron's utility process. */
+  keychainProbeRunner?: ProbeRunner;
   /** Tests inject a store; otherwise the keychain when reachable, else the encrypted file. */
   secretStore?: SecretStore;
   /** Defaults are the seed's limits; only the benchmark raises them. */

@@ -91,6 +91,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       masterKeyFromEnv: config.masterKeyFromEnv,
       forced: config.secretBackend,
       remembered: secretsRepo.all().length > 0 ? settings.secretBackend : undefined,
+      probeRunner: config.keychainProbeRunner,
     }));
   settings.secretBackend = store.backend;
   const secrets = new TeamSecrets(secretsRepo, store, now);

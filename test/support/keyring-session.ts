@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeKeychain } from '../../src/main/secrets/keychain-store.js';
+import { probeKeychain } from '../../src/main/secrets/keychain-probe.js';
 import { waitFor } from './wait.js';
 
 const INSTALL_HINT =

@@ -9,6 +9,7 @@ import { registerContractHandlers } from '../ipc/ipc-transport.js';
 import { createAppProtocolHandler } from './app-protocol.js';
 import { confineWebContents, denyAllPermissions } from './security.js';
 import { createRelayTray } from './tray.js';
+import { utilityProcessProbeRunner } from './utility-probe.js';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl, mainWindowOptions } from './window-options.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
       admin: null,
       masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
       secretBackend: process.env.HOOKPORT_SECRET_BACKEND,
+      keychainProbeRunner: utilityProcessProbeRunner,
       log: consoleLogger,
     });
   } catch (error) {

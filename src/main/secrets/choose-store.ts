@@ -1,5 +1,6 @@
 import { EncryptedFileSecretStore, loadMasterKey } from './file-store.js';
-import { KeychainSecretStore, probeKeychain } from './keychain-store.js';
+import { probeKeychain, type ProbeRunner } from './keychain-probe.js';
+import { KeychainSecretStore } from './keychain-store.js';
 import type { SecretStore } from './secret-store.js';
 
 export type SecretBackend = SecretStore['backend'];
@@ -11,6 +12,8 @@ export interface SecretBackendChoice {
   forced: string | undefined;
   /** The backend this data dir used before, if any: its secrets live there. */
   remembered: SecretBackend | undefined;
+  /** How the keychain probe's child runs (Electron's utility process in the desktop app). */
+  probeRunner?: ProbeRunner;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function chooseSecretStore(choice: SecretBackendChoice): Promise<Se
     throw new Error(`HOOKPORT_SECRET_BACKEND must be "keychain" or "file", not "${wanted}".`);
   }
   if (wanted === 'file') return file();
-  const probe = await probeKeychain();
+  const probe = await probeKeychain(undefined, choice.probeRunner);
   if (probe.ok) return new KeychainSecretStore();
   if (wanted === 'keychain') {
     const why = choice.forced

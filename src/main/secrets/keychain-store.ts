@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import type { SecretStore } from './secret-store.js';
 
@@ -9,7 +6,7 @@ export const KEYCHAIN_SERVICE = 'hookport';
 
 // On Linux the library would otherwise fall back to the kernel keyring, which forgets everything
 // at reboot: secrets must be in a real Secret Service (gnome-keyring, KWallet, KeePassXC) or not here.
-const ENTRY_OPTIONS: EntryOptions | undefined =
+export const ENTRY_OPTIONS: EntryOptions | undefined =
   process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined;
 
 const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
@@ -48,59 +45,4 @@ export class KeychainSecretStore implements SecretStore {
 
 function entry(account: string): AsyncEntry {
   return new AsyncEntry(KEYCHAIN_SERVICE, account, ENTRY_OPTIONS);
-}
-
-/** A keychain that has not finished the start-up round trip by then is treated as absent. */
-export const PROBE_TIMEOUT_MS = 5_000;
-
-// The round trip runs in a child process because @napi-rs/keyring opens its D-Bus connection
-// synchronously, on the calling thread, with no timeout: a hung session bus would freeze the
-// relay's event loop for good, and a worker thread stuck in native code keeps the process from
-// exiting. A child can simply be killed. Plain CommonJS, so `node -e` (or Electron with
-// ELECTRON_RUN_AS_NODE) runs it as is; argv: library path, account, entry options as JSON.
-const PROBE_SCRIPT = `
-const [, library, account, options] = process.argv;
-const { Entry } = require(library);
-try {
-  const entry = new Entry(${JSON.stringify(KEYCHAIN_SERVICE)}, account, JSON.parse(options) ?? undefined);
-  entry.setPassword('probe');
-  const read = entry.getPassword();
-  entry.deletePassword();
-  process.stdout.write(read === 'probe' ? 'ok' : 'the keychain did not return what was written');
-} catch (error) {
-  process.stdout.write(error instanceof Error ? error.message : String(error));
-}`;
-
-/**
- * Whether a keychain answers here: a write, read and delete of a throwaway item, within
- * `timeoutMs`. Returns the reason when it does not (no D-Bus session, a hung bus, a locked keyring
- * that would need a prompt, …).
- */
-export function probeKeychain(
-  timeoutMs = PROBE_TIMEOUT_MS,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const library = createRequire(import.meta.url).resolve('@napi-rs/keyring');
-  const account = `probe/${randomBytes(8).toString('hex')}`;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-e', PROBE_SCRIPT, library, account, JSON.stringify(ENTRY_OPTIONS ?? null)],
-      {
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        timeout: timeoutMs,
-        killSignal: 'SIGKILL',
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => {
-        if (stdout === 'ok') resolve({ ok: true });
-        else if (error?.killed)
-          resolve({ ok: false, reason: `no answer within ${timeoutMs / 1000} s (a hung D-Bus?)` });
-        else
-          resolve({
-            ok: false,
-            reason: stdout || stderr.trim() || (error?.message ?? 'no answer'),
-          });
-      },
-    );
-  });
 }

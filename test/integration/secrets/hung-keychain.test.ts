@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROBE_TIMEOUT_MS, probeKeychain } from '../../../src/main/secrets/keychain-store.js';
+import { PROBE_TIMEOUT_MS, probeKeychain } from '../../../src/main/secrets/keychain-probe.js';
 import { startTestRelay, tempDir } from '../../support/relay.js';
 
 /**

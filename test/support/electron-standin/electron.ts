@@ -115,6 +115,11 @@ export class Tray {
   on(): void {}
 }
 export const clipboard = { writeText: () => undefined };
+export const utilityProcess = {
+  fork: () => {
+    throw new Error('the stand-in runs relays on the file backend; no keychain probe expected');
+  },
+};
 export const nativeImage = { createFromPath: (path: string) => ((report.trayIcon = path), {}) };
 
 async function serve(
