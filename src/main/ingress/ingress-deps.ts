@@ -1,0 +1,40 @@
+import type { Context } from 'koa';
+import type { Logger } from '../log.js';
+import type { DeliveryWriter, PlannedRun } from '../store/delivery-writer.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { RefusalTally } from './refusal-tally.js';
+import type { SignatureScheme } from './schemes/scheme.js';
+import type { SlidingWindowLimiter } from './sliding-window.js';
+import type { IngressTarget } from './steps/match-path.js';
+
+/** Decides which automations a delivery starts; runs are written in the accept transaction. */
+export type RunPlanner = (
+  webhook: WebhookRecord,
+  deliveryId: string,
+  payload: unknown,
+  newRunId: () => string,
+) => PlannedRun[];
+
+export interface IngressDeps {
+  webhooks: { get(uid: string): WebhookRecord | undefined };
+  secrets: { cachedValue(factoryId: string, name: string): string | undefined };
+  schemes: (name: NonNullable<WebhookRecord['signatureScheme']>) => SignatureScheme;
+  writer: Pick<DeliveryWriter, 'accept' | 'reject'>;
+  planRuns: RunPlanner;
+  rateLimiter: SlidingWindowLimiter;
+  failedAuth: SlidingWindowLimiter;
+  trustProxy: boolean;
+  now: () => number;
+  log: Logger;
+  refusals: Pick<RefusalTally, 'add'>;
+}
+
+/** One POST as it moves through the steps. */
+export interface Attempt {
+  ctx: Context;
+  deps: IngressDeps;
+  webhook: WebhookRecord;
+  target: IngressTarget;
+  client: string;
+  receivedAt: number;
+}
