@@ -72,6 +72,8 @@ export async function executeCommand(
     return failed(`the working directory "${config.cwd}" does not exist`);
   }
   const dir = await prepareFolder(dataDir, job);
+  // A stop that came while the folder was written would never reach a child started now.
+  if (job.signal.aborted) return failed('stopped before the command started');
   const output = new BoundedOutput();
   const child = spawn(config.command, config.args, {
     cwd: config.cwd ?? dir,
