@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { contractRequest, contractResponse } from '../../shared/contract/http-request.js';
 import {
-  contract,
   type MethodInput,
   type MethodName,
   type MethodOutput,
@@ -37,14 +37,6 @@ export function resolveAdminToken(target: AdminTarget, env: NodeJS.ProcessEnv): 
   return token;
 }
 
-/** Route and query parameters are scalars in every contract input. */
-function scalarText(key: string, value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    return String(value);
-  }
-  throw new TypeError(`${key} must be a string, number or boolean`);
-}
-
 function normalizeBaseUrl(raw: string): string {
   if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) {
     throw new UsageError(
@@ -73,29 +65,16 @@ export class AdminClient {
   }
 
   async call<M extends MethodName>(name: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
-    const def = contract[name];
-    const fields: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-    const path = def.http.path.replace(/:([A-Za-z]+)/g, (_match, key: string) => {
-      const value = fields[key];
-      delete fields[key];
-      return encodeURIComponent(scalarText(key, value));
-    });
-    const url = new URL(this.baseUrl + path);
-    const hasBody = def.http.method === 'POST' || def.http.method === 'PATCH';
-    if (!hasBody) {
-      for (const [key, value] of Object.entries(fields)) {
-        if (value !== undefined) url.searchParams.set(key, scalarText(key, value));
-      }
-    }
+    const request = contractRequest(name, input);
     let response: Response;
     try {
-      response = await fetch(url, {
-        method: def.http.method,
+      response = await fetch(this.baseUrl + request.pathAndQuery, {
+        method: request.method,
         headers: {
           authorization: `Bearer ${this.token}`,
-          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: hasBody ? JSON.stringify(fields) : undefined,
+        body: request.body,
         redirect: 'manual',
       });
     } catch (error) {
@@ -105,14 +84,6 @@ export class AdminClient {
         `Cannot reach the relay at ${this.baseUrl} (${cause}). Is \`hookport serve\` running? Use --admin-url to point elsewhere.`,
       );
     }
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text === '' ? null : JSON.parse(text);
-    } catch {
-      // Not JSON: reported by status below.
-    }
-    if (!response.ok) throw ApiError.fromBody(body, response.status);
-    return def.output.parse(body) as MethodOutput<M>;
+    return contractResponse(name, response.status, await response.text());
   }
 }
