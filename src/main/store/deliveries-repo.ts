@@ -53,12 +53,39 @@ const SELECT_WITH_RUNS = `
   SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids
   FROM deliveries d`;
 
+export interface DeliveryPageFilter {
+  label?: DeliveryLabel | undefined;
+  identity?: string | undefined;
+}
+
 export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
 
 /** The read side of the delivery log; writes go through the delivery writer only. */
 export function createDeliveriesRepository(db: Db) {
-  const page = db.prepare<[string, string | null, string | null, number], DeliveryRow>(
-    `${SELECT_WITH_RUNS} WHERE d.webhook_uid = ? AND (? IS NULL OR d.id < ?) ORDER BY d.id DESC LIMIT ?`,
+  const page = db.prepare<
+    {
+      uid: string;
+      before: string | null;
+      label: string | null;
+      identity: string | null;
+      limit: number;
+    },
+    DeliveryRow
+  >(
+    `${SELECT_WITH_RUNS} WHERE d.webhook_uid = @uid AND (@before IS NULL OR d.id < @before)
+       AND (@label IS NULL OR d.label = @label) AND (@identity IS NULL OR d.identity = @identity)
+     ORDER BY d.id DESC LIMIT @limit`,
+  );
+  const activity = db.prepare<
+    [number, number, string],
+    { uid: string; hour: number; label: DeliveryLabel; n: number }
+  >(
+    `SELECT d.webhook_uid AS uid, (d.received_at - ?) / 3600000 AS hour, d.label AS label, count(*) AS n
+     FROM deliveries d JOIN webhooks w ON w.uid = d.webhook_uid
+     WHERE d.received_at >= ? AND w.factory_id = ? GROUP BY 1, 2, 3`,
+  );
+  const latest = db.prepare<[string], { received_at: number }>(
+    'SELECT received_at FROM deliveries WHERE webhook_uid = ? ORDER BY id DESC LIMIT 1',
   );
   const one = db.prepare<[string], DeliveryRow>(`${SELECT_WITH_RUNS} WHERE d.id = ?`);
   const payload = db.prepare<[string], { body: Buffer }>(
@@ -74,8 +101,15 @@ export function createDeliveriesRepository(db: Db) {
       webhookUid: string,
       limit: number,
       before: string | null,
+      only: DeliveryPageFilter = {},
     ): { items: DeliveryRecord[]; nextBefore: string | null } => {
-      const rows = page.all(webhookUid, before, before, limit + 1);
+      const rows = page.all({
+        uid: webhookUid,
+        before,
+        label: only.label ?? null,
+        identity: only.identity ?? null,
+        limit: limit + 1,
+      });
       const items = rows.slice(0, limit).map(toRecord);
       return { items, nextBefore: rows.length > limit ? items[items.length - 1]!.id : null };
     },
@@ -85,5 +119,8 @@ export function createDeliveriesRepository(db: Db) {
     },
     payload: (id: string): Buffer | null => payload.get(id)?.body ?? null,
     countSince: (since: number): number => countSince.get(since)!.n,
+    /** Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. */
+    activitySince: (factoryId: string, since: number) => activity.all(since, since, factoryId),
+    latestAt: (webhookUid: string): number | null => latest.get(webhookUid)?.received_at ?? null,
   };
 }

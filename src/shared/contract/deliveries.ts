@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DELIVERY_LABELS } from '../labels.js';
-import { deliveryIdSchema, isoTime, webhookUidSchema } from './common.js';
+import { DELIVERY_LABELS, type DeliveryLabel } from '../labels.js';
+import { deliveryIdSchema, isoTime, optionalFactorySchema, webhookUidSchema } from './common.js';
 import { method } from './define.js';
 
 export const IDENTITY_SOURCES = [
@@ -27,6 +27,23 @@ export const deliverySchema = z.object({
 export type Delivery = z.infer<typeof deliverySchema>;
 
 export const DELIVERY_PAGE_MAX = 500;
+export const ACTIVITY_HOURS = 24;
+
+const labelCounts = z.object(
+  Object.fromEntries(DELIVERY_LABELS.map((label) => [label, z.number().int()])) as Record<
+    DeliveryLabel,
+    z.ZodNumber
+  >,
+);
+export type LabelCounts = z.infer<typeof labelCounts>;
+
+export const webhookActivitySchema = z.object({
+  uid: z.string(),
+  /** Oldest first: ACTIVITY_HOURS clock-hour buckets from `since`, the last one the current hour. */
+  hours: z.array(labelCounts),
+  lastDeliveryAt: isoTime.nullable(),
+});
+export type WebhookActivity = z.infer<typeof webhookActivitySchema>;
 
 export const deliveryMethods = {
   'deliveries.list': method({
@@ -37,8 +54,22 @@ export const deliveryMethods = {
       uid: webhookUidSchema,
       limit: z.coerce.number().int().min(1).max(DELIVERY_PAGE_MAX).default(50),
       before: deliveryIdSchema.optional(),
+      /** Only entries with this label. */
+      label: z
+        .enum(DELIVERY_LABELS, { error: () => `must be one of: ${DELIVERY_LABELS.join(', ')}` })
+        .optional(),
+      /** Only entries with this identity (the sender's delivery ID, or the body's SHA-256). */
+      identity: z.string().min(1).max(1024).optional(),
     }),
     output: z.object({ items: z.array(deliverySchema), nextBefore: z.string().nullable() }),
+  }),
+  'deliveries.activity': method({
+    role: 'view',
+    summary:
+      'Deliveries of the last 24 hours per webhook, by hour and label, and the last delivery time',
+    http: { method: 'GET', path: '/api/activity' },
+    input: z.object({ factory: optionalFactorySchema }),
+    output: z.object({ since: isoTime, items: z.array(webhookActivitySchema) }),
   }),
   'deliveries.get': method({
     role: 'view',
