@@ -1,4 +1,14 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App.js';
+import { pickClient } from './client/pick-client.js';
+import './styles.css';
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<h1>Hookport</h1>);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App client={pickClient()} />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,48 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import type { ApiError } from '../../shared/errors.js';
+import type { BrowserSession } from '../client/contract-client.js';
+import { ErrorNote } from '../components/ErrorNote.js';
+import { toApiError } from './use-call.js';
+
+/** The browser signs in once with the admin token; a session cookie (HttpOnly) does the rest. */
+export function LoginPage({ session }: { session: BrowserSession }): ReactNode {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  const inputId = useId();
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await session.signIn(token.trim());
+      window.location.reload();
+    } catch (failure) {
+      setError(toApiError(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="centered-panel">
+      <h1>Sign in to Hookport</h1>
+      <p>
+        Open the login link that <code>hookport serve</code> printed, or paste the admin token (it
+        is in <code>&lt;data-dir&gt;/admin-token</code>).
+      </p>
+      <form onSubmit={(event) => void submit(event)} className="form">
+        <label htmlFor={inputId}>Admin token</label>
+        <input
+          id={inputId}
+          type="password"
+          autoComplete="off"
+          value={token}
+          onChange={(event) => setToken(event.target.value)}
+          required
+        />
+        <ErrorNote error={error} />
+        <button type="submit" className="primary" disabled={busy || token.trim() === ''}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RelayEvent } from '../../shared/contract/events.js';
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
+import { ApiError } from '../../shared/errors.js';
+import { useClient, useRelayEvents } from './client-context.js';
+
+const EVENT_RELOAD_MS = 300;
+
+export interface CallState<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError('internal', error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Reads a contract method and keeps the answer fresh: again when the input changes, when
+ * `reloadOn` says a live event concerns it, and on `reload()`. `null` input reads nothing.
+ */
+export function useCall<M extends MethodName>(
+  method: M,
+  input: MethodInput<M> | null,
+  reloadOn?: (event: RelayEvent) => boolean,
+): CallState<MethodOutput<M>> {
+  const client = useClient();
+  const [generation, setGeneration] = useState(0);
+  const [result, setResult] = useState<{
+    key: string;
+    generation: number;
+    data?: MethodOutput<M>;
+    error?: ApiError;
+  }>();
+  const key = input === null ? null : JSON.stringify(input);
+
+  useEffect(() => {
+    if (key === null) return;
+    let current = true;
+    client.call(method, JSON.parse(key) as MethodInput<M>).then(
+      (data) => {
+        if (current) setResult({ key, generation, data });
+      },
+      (failure: unknown) => {
+        if (current) setResult({ key, generation, error: toApiError(failure) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, method, key, generation]);
+
+  // A reload keeps showing what was read for the same input until the new answer arrives.
+  const mine = result !== undefined && result.key === key ? result : undefined;
+  const data = mine?.data;
+  const error = mine?.error;
+  const loading = key !== null && (mine === undefined || mine.generation !== generation);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // A burst of deliveries is one reload a moment later, not one read per event.
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
+  useRelayEvents((event) => {
+    if (!reloadOn?.(event) || pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      reload();
+    }, EVENT_RELOAD_MS);
+  });
+  return { data, error, loading, reload };
+}
+
+/** Reload when a resource of this kind changed anywhere (another window, the CLI, a sync). */
+export const onChanged =
+  (...resources: Extract<RelayEvent, { type: 'changed' }>['resource'][]) =>
+  (event: RelayEvent): boolean =>
+    event.type === 'changed' && resources.includes(event.resource);

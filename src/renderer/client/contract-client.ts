@@ -1,0 +1,20 @@
+import type { RelayEvent } from '../../shared/contract/events.js';
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
+
+/**
+ * What every page talks to: the management contract, whichever transport carries it. Calls
+ * resolve with the contract's output or reject with an ApiError (code, message, path).
+ */
+export interface ContractClient {
+  readonly transport: 'ipc' | 'http';
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  /** Live events (new deliveries, run status, changed resources); returns the unsubscribe. */
+  subscribe(listener: (event: RelayEvent) => void): () => void;
+  /** Only over HTTP: the browser signs in once with the admin token (a session cookie follows). */
+  readonly session: BrowserSession | null;
+}
+
+export interface BrowserSession {
+  signIn(token: string): Promise<void>;
+  signOut(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import { contractRequest, contractResponse } from '../../shared/contract/http-request.js';
+import { relayEventSchema, type RelayEvent } from '../../shared/contract/events.js';
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
+import { ApiError } from '../../shared/errors.js';
+import type { BrowserSession, ContractClient } from './contract-client.js';
+
+const EVENT_TYPES: RelayEvent['type'][] = ['delivery', 'run', 'changed'];
+
+async function send(method: string, path: string, body: string | undefined): Promise<Response> {
+  try {
+    return await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body,
+    });
+  } catch {
+    throw new ApiError('unavailable', 'The relay does not answer. Is `hookport serve` running?');
+  }
+}
+
+/** The browser's transport: the admin listener's HTTP API (same origin, session cookie). */
+export function createHttpClient(): ContractClient {
+  const session: BrowserSession = {
+    async signIn(token) {
+      const response = await send('POST', '/api/session', JSON.stringify({ token }));
+      if (!response.ok) throw ApiError.fromBody(await response.json(), response.status);
+    },
+    async signOut() {
+      await send('DELETE', '/api/session', undefined);
+    },
+  };
+
+  return {
+    transport: 'http',
+    session,
+    async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+      const request = contractRequest(method, input);
+      const response = await send(request.method, request.pathAndQuery, request.body);
+      return contractResponse(method, response.status, await response.text());
+    },
+    subscribe(listener) {
+      // EventSource reconnects by itself after a dropped connection.
+      const source = new EventSource('/api/events');
+      const forward = (message: MessageEvent<string>): void => {
+        const parsed = relayEventSchema.safeParse(JSON.parse(message.data));
+        if (parsed.success) listener(parsed.data);
+      };
+      for (const type of EVENT_TYPES) source.addEventListener(type, forward);
+      return () => source.close();
+    },
+  };
+}

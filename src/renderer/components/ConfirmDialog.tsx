@@ -1,0 +1,54 @@
+import { useState, type ReactNode } from 'react';
+import { Dialog } from './Dialog.js';
+import { ErrorNote } from './ErrorNote.js';
+import { toApiError } from '../app/use-call.js';
+import type { ApiError } from '../../shared/errors.js';
+
+/** Destructive actions confirm and name the consequence; the error, if any, stays in the dialog. */
+export function ConfirmDialog({
+  title,
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  confirmLabel: string;
+  destructive?: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  children: ReactNode;
+}): ReactNode {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const confirm = async (): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+    } catch (failure) {
+      setError(toApiError(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <div className="confirm-text">{children}</div>
+      <ErrorNote error={error} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={destructive ? 'danger' : 'primary'}
+          disabled={busy}
+          onClick={() => void confirm()}
+        >
+          {confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

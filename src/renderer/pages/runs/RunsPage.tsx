@@ -1,0 +1,5 @@
+import type { ReactNode } from 'react';
+
+export function RunsPage({ route }: { route: string[] }): ReactNode {
+  return <h1>{route.join('/')}</h1>;
+}
