@@ -94,6 +94,9 @@ export class DefinitionSync {
         if (item.action === 'create' && item.kind === 'webhook')
           item.id = applied.created.get(item.name) ?? null;
       this.afterApply(factoryId, applied.failedRuns, rotated, plan.items);
+      // The factory is managed now (or by another directory): pages that show it reload.
+      if (factory.definitionsDir !== definitionsDir)
+        this.deps.events.emit({ type: 'changed', resource: 'settings' });
       // Watched before the answer goes out, so an edit right after this apply is never missed.
       this.watch(factoryId, definitionsDir);
       return { ...result, applied: true };
