@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/errors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import type { Caller, ServiceHandlers } from '../service/handlers.js';
-import type { AdminAuth } from './auth.js';
+import type { AdminAuth, TokenHolder } from './auth.js';
 import { EventStreams } from './event-stream.js';
 import { loopbackGuard } from './guard.js';
 import { mountContractRoutes } from './http-transport.js';
@@ -54,8 +54,8 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     return { role };
   };
 
-  const setSession = (ctx: Context, role: Caller['role']): void => {
-    ctx.cookies.set(SESSION_COOKIE, deps.auth.startSession(role), {
+  const setSession = (ctx: Context, holder: TokenHolder): void => {
+    ctx.cookies.set(SESSION_COOKIE, deps.auth.startSession(holder), {
       httpOnly: true,
       sameSite: 'strict',
       path: '/',
@@ -112,24 +112,24 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   });
   router.get('/login', (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
-    const role = token ? deps.auth.redeemLogin(token) : null;
-    if (!role) {
+    const holder = token ? deps.auth.redeemLogin(token) : null;
+    if (!holder) {
       ctx.status = 401;
       ctx.type = 'text/plain';
       ctx.body =
         'This login link is not valid or was already used. Restart `hookport serve` for a fresh link, or sign in with the admin token.';
       return;
     }
-    setSession(ctx, role);
+    setSession(ctx, holder);
     ctx.status = 303;
     ctx.redirect('/');
   });
   router.post('/api/session', (ctx) => {
     const token = (ctx.request.body as { token?: unknown } | undefined)?.token;
-    const role = typeof token === 'string' ? deps.auth.roleForToken(token) : null;
-    if (!role) throw new ApiError('unauthorized', 'That admin token is not valid.', 'token');
-    setSession(ctx, role);
-    ctx.body = { role };
+    const holder = typeof token === 'string' ? deps.auth.holderOf(token) : null;
+    if (!holder) throw new ApiError('unauthorized', 'That admin token is not valid.', 'token');
+    setSession(ctx, holder);
+    ctx.body = { role: holder.role };
   });
   router.delete('/api/session', (ctx) => {
     const session = ctx.cookies.get(SESSION_COOKIE);

@@ -3,6 +3,11 @@ import { constantTimeEqual } from '../crypto/constant-time.js';
 import type { TokensRepository } from '../store/tokens-repo.js';
 import { hashToken, newSessionValue } from './token-values.js';
 
+export interface TokenHolder {
+  role: Role;
+  tokenId: string | null;
+}
+
 const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 const LOGIN_CODE_TTL_MS = 15 * 60_000;
 
@@ -20,20 +25,26 @@ export class AdminAuth {
   ) {}
 
   roleForToken(value: string): Role | null {
-    if (constantTimeEqual(value, this.adminToken)) return 'manage';
+    return this.holderOf(value)?.role ?? null;
+  }
+
+  /** Who a token value belongs to: the admin token (no id) or a minted token. */
+  holderOf(value: string): TokenHolder | null {
+    if (constantTimeEqual(value, this.adminToken)) return { role: 'manage', tokenId: null };
     const minted = this.tokens.findByHash(hashToken(value));
     if (!minted) return null;
     this.tokens.touch(minted.id, this.now());
-    return minted.role;
+    return { role: minted.role, tokenId: minted.id };
   }
 
-  startSession(role: Role): string {
+  startSession({ role, tokenId }: TokenHolder): string {
     const value = newSessionValue();
     const createdAt = this.now();
     this.tokens.pruneSessions(createdAt);
     this.tokens.insertSession({
       hash: hashToken(value),
       role,
+      tokenId,
       createdAt,
       expiresAt: createdAt + SESSION_TTL_MS,
     });
@@ -56,13 +67,13 @@ export class AdminAuth {
   }
 
   /** A login link may carry a one-time code or any valid token. */
-  redeemLogin(value: string): Role | null {
+  redeemLogin(value: string): TokenHolder | null {
     const key = hashToken(value);
     const expiresAt = this.loginCodes.get(key);
     if (expiresAt !== undefined) {
       this.loginCodes.delete(key);
-      return expiresAt > this.now() ? 'manage' : null;
+      return expiresAt > this.now() ? { role: 'manage', tokenId: null } : null;
     }
-    return this.roleForToken(value);
+    return this.holderOf(value);
   }
 }

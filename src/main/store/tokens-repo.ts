@@ -42,8 +42,9 @@ export function createTokensRepository(db: Db) {
   const revoke = db.prepare(
     'UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
+  const endSessionsOf = db.prepare('DELETE FROM sessions WHERE token_id = ?');
   const insertSession = db.prepare(
-    'INSERT INTO sessions (id_hash, role, created_at, expires_at) VALUES (@hash, @role, @createdAt, @expiresAt)',
+    'INSERT INTO sessions (id_hash, role, token_id, created_at, expires_at) VALUES (@hash, @role, @tokenId, @createdAt, @expiresAt)',
   );
   const session = db.prepare<[string, number], { role: Role }>(
     'SELECT role FROM sessions WHERE id_hash = ? AND expires_at > ?',
@@ -69,10 +70,17 @@ export function createTokensRepository(db: Db) {
     touch: (id: string, at: number): void => {
       touch.run(at, id);
     },
-    revoke: (id: string, at: number): boolean => revoke.run(at, id).changes === 1,
+    /** Revoking a token also ends the browser sessions opened with it. */
+    revoke: db.transaction((id: string, at: number): boolean => {
+      if (revoke.run(at, id).changes !== 1) return false;
+      endSessionsOf.run(id);
+      return true;
+    }),
     insertSession: (s: {
       hash: string;
       role: Role;
+      /** The minted token the session was opened with; null for the admin token. */
+      tokenId: string | null;
       createdAt: number;
       expiresAt: number;
     }): void => {

@@ -60,4 +60,33 @@ describe('admin API tokens', () => {
     expect((await relay.api<{ items: unknown[] }>('GET', '/api/tokens')).body.items).toEqual([]);
     expect((await relay.api('DELETE', `/api/tokens/${minted.token.id}`)).status).toBe(404);
   });
+
+  it('ends the browser sessions opened with a token when it is revoked, and only those', async () => {
+    const minted = await mint('laptop', 'view');
+    const sessionFrom = async (response: Response): Promise<string> => {
+      const cookie = /hookport_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '');
+      expect(cookie).not.toBeNull();
+      return cookie![0];
+    };
+    const viaLink = await sessionFrom(
+      await fetch(`${relay.adminUrl}/login?token=${minted.value}`, { redirect: 'manual' }),
+    );
+    const viaForm = await sessionFrom(
+      await fetch(`${relay.adminUrl}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: minted.value }),
+      }),
+    );
+    const admin = await sessionFrom(
+      await fetch(`${relay.adminUrl}/login?token=${relay.adminToken}`, { redirect: 'manual' }),
+    );
+    const statusWith = async (cookie: string): Promise<number> =>
+      (await fetch(`${relay.adminUrl}/api/webhooks`, { headers: { cookie } })).status;
+    expect([await statusWith(viaLink), await statusWith(viaForm)]).toEqual([200, 200]);
+
+    await relay.api('DELETE', `/api/tokens/${minted.token.id}`);
+    expect([await statusWith(viaLink), await statusWith(viaForm)]).toEqual([401, 401]);
+    expect(await statusWith(admin)).toBe(200);
+  });
 });
