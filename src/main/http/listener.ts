@@ -19,6 +19,11 @@ const BAD_REQUEST = JSON.stringify({
   error: { code: 'bad_request', message: 'Malformed HTTP request.' },
 });
 
+/** The error Node's own connection check raises for a request past its deadline. */
+function timeoutError(): NodeJS.ErrnoException {
+  return Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+}
+
 /**
  * A Node HTTP server hardened against slow or malformed senders: headers must arrive within
  * 10 s and the whole request within 30 s, and a request Node's parser refuses (a lying
@@ -32,6 +37,9 @@ export async function listen(handler: Handler, host: string, port: number): Prom
   // request's answer, or a sender would read 400 for a delivery the relay recorded.
   const answering = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
   const refusing = new WeakSet<Socket>();
+  // What each open socket is doing and since when: waiting for a request's headers (req null)
+  // or receiving a request. Only read while closing (see close below).
+  const phases = new Map<Socket, { since: number; req: IncomingMessage | null }>();
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -42,13 +50,36 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     },
     (req, res) => {
       answering.set(req.socket, { req, res });
+      const phase = phases.get(req.socket);
+      if (phase) Object.assign(phase, { since: Date.now(), req });
       res.once('close', () => {
         // A pipelined request on the same socket may already have taken the slot.
         if (answering.get(req.socket)?.res === res) answering.delete(req.socket);
+        if (phase?.req === req) Object.assign(phase, { since: Date.now(), req: null });
       });
       void handler(req, res);
     },
   );
+  server.on('connection', (socket: Socket) => {
+    phases.set(socket, { since: Date.now(), req: null });
+    socket.once('close', () => phases.delete(socket));
+  });
+  /**
+   * Node stops enforcing headersTimeout and requestTimeout once server.close() is called (it
+   * clears its connection-checking interval), so while draining a sender that stalls, or a
+   * connection that never sends a byte, would hold the close, and the relay's exit, open for
+   * ever. Enforce the same deadlines here: a 408 as Node would send, then the socket is dropped.
+   */
+  const enforceDeadlines = (): void => {
+    server.closeIdleConnections();
+    const now = Date.now();
+    for (const [socket, { since, req }] of phases) {
+      if (req?.complete) continue; // the handler answers it; the drain waits for that
+      if (now - since < (req ? REQUEST_TIMEOUT_MS : HEADERS_TIMEOUT_MS)) continue;
+      if (refusing.has(socket)) socket.destroy();
+      else server.emit('clientError', timeoutError(), socket);
+    }
+  };
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
@@ -95,7 +126,11 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     host,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const draining = setInterval(enforceDeadlines, CONNECTIONS_CHECK_INTERVAL_MS);
+        server.close(() => {
+          clearInterval(draining);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };
