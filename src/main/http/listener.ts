@@ -15,9 +15,21 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-const BAD_REQUEST = JSON.stringify({
-  error: { code: 'bad_request', message: 'Malformed HTTP request.' },
-});
+/** What Node's parser refused, as a JSON error body a sender can read. */
+const REFUSALS = {
+  400: { reason: 'Bad Request', code: 'bad_request', message: 'Malformed HTTP request.' },
+  408: {
+    reason: 'Request Timeout',
+    code: 'request_timeout',
+    message:
+      'The request took too long: send the headers within 10 s and the whole request within 30 s.',
+  },
+  431: {
+    reason: 'Request Header Fields Too Large',
+    code: 'headers_too_large',
+    message: 'The request headers are too large.',
+  },
+} as const;
 
 /** The error Node's own connection check raises for a request past its deadline. */
 function timeoutError(): NodeJS.ErrnoException {
@@ -93,15 +105,11 @@ export async function listen(handler: Handler, host: string, port: number): Prom
         : error.code === 'HPE_HEADER_OVERFLOW'
           ? 431
           : 400;
-    const reason =
-      status === 408
-        ? 'Request Timeout'
-        : status === 431
-          ? 'Request Header Fields Too Large'
-          : 'Bad Request';
+    const { reason, code, message } = REFUSALS[status];
+    const body = JSON.stringify({ error: { code, message } });
     const refuse = (): void => {
       socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST)}\r\nConnection: close\r\n\r\n${BAD_REQUEST}`,
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
     const pending = answering.get(socket);

@@ -34,6 +34,13 @@ describe('a body that trickles in', () => {
     expect(elapsed).toBeGreaterThan(20_000);
     expect(elapsed).toBeLessThan(45_000);
     expect(connection.responses().map((r) => r.status)).toEqual([408]);
+    expect(JSON.parse(connection.responses()[0]!.body)).toEqual({
+      error: {
+        code: 'request_timeout',
+        message:
+          'The request took too long: send the headers within 10 s and the whole request within 30 s.',
+      },
+    });
 
     await logSettled(relay);
     expect((await listDeliveries(relay, webhook.uid)).items).toEqual([]);
