@@ -210,6 +210,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     executors,
     writer,
     dispatcher,
+    log,
   });
 
   let ingress: Listener | null = null;

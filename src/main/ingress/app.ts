@@ -1,13 +1,12 @@
 import Koa, { type Context } from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
-import type { AcceptOutcome } from '../store/delivery-writer.js';
+import { describeOutcome, logDelivery } from './delivery-line.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
   abandon,
   declaredSize,
-  logLine,
   refuseTooMany,
   rejectAuth,
   rejectTooLarge,
@@ -153,8 +152,8 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     clientAddress: attempt.client,
     runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt)),
   });
-  logLine(
-    deps,
+  logDelivery(
+    deps.log,
     202,
     outcome.label,
     webhook.uid,
@@ -165,11 +164,4 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
   );
   ctx.status = 202;
   ctx.body = { delivery_id: id };
-}
-
-function describeOutcome(outcome: AcceptOutcome): string | null {
-  if (outcome.label === 'Duplicate') return `duplicate of ${outcome.duplicateOf}`;
-  return outcome.runIds.length > 0
-    ? `${outcome.runIds.length} run(s) queued`
-    : 'no automation matched';
 }

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { DeliveryLabel } from '../../shared/labels.js';
 import { newDeliveryId } from '../ids.js';
 import type { RejectedLabel } from '../store/delivery-writer.js';
-import type { Attempt, IngressDeps } from './ingress-deps.js';
+import { logDelivery } from './delivery-line.js';
+import type { Attempt } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import { replyError } from './reply.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
@@ -75,7 +75,7 @@ export function rejectWithLog(
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
   });
-  logLine(deps, status, label, webhook.uid, id, size, reason, client);
+  logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
   const message =
     code === 'unauthorized'
@@ -109,8 +109,8 @@ export function refuseTooMany(attempt: Attempt, why: string, message: string, wa
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */
 export function abandon(attempt: Attempt): void {
-  logLine(
-    attempt.deps,
+  logDelivery(
+    attempt.deps.log,
     0,
     null,
     attempt.webhook.uid,
@@ -120,27 +120,4 @@ export function abandon(attempt: Attempt): void {
     attempt.client,
   );
   attempt.ctx.respond = false;
-}
-
-export function logLine(
-  deps: IngressDeps,
-  status: number,
-  label: DeliveryLabel | null,
-  uid: string,
-  deliveryId: string | null,
-  size: number | null,
-  note: string | null,
-  client?: string,
-): void {
-  const parts = [
-    '[ingress]',
-    status === 0 ? '---' : String(status),
-    label ?? '-',
-    uid,
-    deliveryId ?? '-',
-    size === null ? '-' : `${size}B`,
-    client ? `from ${client}` : '',
-    note ? `(${note})` : '',
-  ];
-  deps.log.info(parts.filter(Boolean).join(' '));
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '../log.js';
 import type { AutomationIndex } from '../automations/automation-index.js';
 import type { RunDispatcher } from '../runs/dispatcher.js';
 import type { AutomationsRepository } from '../store/automations-repo.js';
@@ -16,6 +17,8 @@ export interface AutomationServiceDeps {
   /** Replays are written like deliveries: one transaction with their runs. */
   writer: Pick<DeliveryWriter, 'accept'>;
   dispatcher: Pick<RunDispatcher, 'wake'>;
+  /** Replays get the relay's one line per delivery, as deliveries do. */
+  log: Logger;
 }
 
 export type FullServiceDeps = ServiceDeps & AutomationServiceDeps;

@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import { newDeliveryId, newRunId } from '../ids.js';
+import { describeOutcome, logDelivery } from '../ingress/delivery-line.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
@@ -37,6 +38,15 @@ export function replayHandlers(deps: FullServiceDeps): Pick<ServiceHandlers, 'de
         runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now)),
         replayOf: id,
       });
+      logDelivery(
+        deps.log,
+        202,
+        outcome.label,
+        webhook.uid,
+        replayId,
+        body.length,
+        `replay of ${id}; ${describeOutcome(outcome)}`,
+      );
       return { delivery_id: replayId, runs: outcome.label === 'Accepted' ? outcome.runIds : [] };
     },
   };

@@ -48,6 +48,10 @@ describe('Replay', () => {
       runIds: replayed.body.runs,
       reason: `replay of ${originalId} (duplicate check skipped on purpose)`,
     });
+    // The relay's one line per delivery covers replays too.
+    expect(relay.logs).toContain(
+      `[ingress] 202 Accepted ${uid} ${replayed.body.delivery_id} ${Buffer.byteLength(raw)}B (replay of ${originalId}; 1 run(s) queued)`,
+    );
     const run = await getRun(relay, replayed.body.runs[0]!);
     expect(run.automationId).toBe(automation.id);
     expect(run.input).toContain(`- Delivery ID: ${replayed.body.delivery_id}`);
