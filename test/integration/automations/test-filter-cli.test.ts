@@ -88,6 +88,13 @@ describe('hookport test-filter (offline)', () => {
     expect(inTrigger.stderr).toBe(
       `hookport test-filter: ${trigger}: filter.payload.labels.exists: expected true or false\n`,
     );
+
+    const noWebhooks = file({ provider: 'webhook', event: 'received', filter: { payload: {} } });
+    const missing = await testFilter(noWebhooks);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      `hookport test-filter: ${noWebhooks}: filter.webhook_ids: is required: a list of webhook UIDs\n`,
+    );
   });
 
   it('exits 2 for a payload or filter that is not JSON', async () => {
