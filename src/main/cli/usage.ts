@@ -11,7 +11,7 @@ export const USAGE = `Usage:
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
   hookport replay <delivery-id>           [--admin-url URL] [--data-dir D]
   hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
-  hookport test-filter --filter FILE --payload FILE
+  hookport test-filter --filter FILE --payload FILE [--json]
 `;
 
 export function parsePort(value: string | undefined, flag: string, fallback: number): number {
