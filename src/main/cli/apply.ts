@@ -18,7 +18,7 @@ const pad = (text: string, width: number): string => text.padEnd(width);
 
 /** One plan line: `create     webhook     github-prod   webhooks/github-prod.yaml   wh_…`. */
 export function formatPlan(items: PlanItem[]): string[] {
-  const where = (item: PlanItem): string => item.file ?? '(file removed)';
+  const where = (item: PlanItem): string => item.file ?? '(no file)';
   const nameWidth = Math.max(4, ...items.map((i) => i.name.length));
   const fileWidth = Math.max(4, ...items.map((i) => where(i).length));
   return items.map((item) => {

@@ -45,6 +45,8 @@ export interface CurrentState {
   automations: AutomationRecord[];
   secrets: Pick<TeamSecrets, 'get' | 'cachedValue'>;
   webhookLimit: number;
+  /** Whether the factory already follows a directory: without one, nothing had a file to lose. */
+  managed: boolean;
 }
 
 function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string[] {
@@ -202,7 +204,9 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
       changes: [],
       note: renamedTo
         ? `looks renamed to ${renamedTo.file}: a rename is a delete plus a create, so senders must move to the new UID; this URL answers 404 at once`
-        : 'its file is gone; its URL answers 404 at once',
+        : state.managed
+          ? 'its file is gone; its URL answers 404 at once'
+          : 'not defined in the directory, so the managed factory drops it; its URL answers 404 at once',
     });
   }
 
@@ -251,7 +255,9 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
       action: 'delete',
       id: current.id,
       changes: [],
-      note: 'its file is gone; its queued runs fail',
+      note: state.managed
+        ? 'its file is gone; its queued runs fail'
+        : 'not defined in the directory, so the managed factory drops it; its queued runs fail',
     });
   }
   if (problems.length > 0) throw new DefinitionError(problems);

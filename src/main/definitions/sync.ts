@@ -79,6 +79,7 @@ export class DefinitionSync {
         automations: this.deps.automations.list(factoryId),
         secrets: this.deps.secrets,
         webhookLimit: this.deps.webhookLimit,
+        managed: factory.definitionsDir !== null,
       };
       const plan = planDefinitions(desired, state);
       const result: SyncResult = {

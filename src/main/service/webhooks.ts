@@ -192,7 +192,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           if (deps.factories.get(current.factoryId)?.definitionsDir) {
             throw new ApiError(
               'conflict',
-              'name: webhooks of a managed factory cannot be renamed',
+              `name: webhooks of a managed factory cannot be renamed; rename webhooks/${current.name}.yaml instead (a rename is a delete plus a create: the webhook gets a new UID)`,
               'name',
             );
           }

@@ -88,6 +88,7 @@ describe('applying a definition directory', () => {
     expect(result.body.items.find((i) => i.name === 'nightly')).toMatchObject({
       action: 'delete',
       id: nightly.uid,
+      note: 'its file is gone; its URL answers 404 at once',
     });
     expect(
       (await postDelivery(nightly.ingressUrl, '{}', bearer(secrets['nightly-token']!))).status,
@@ -141,6 +142,17 @@ describe('applying a definition directory', () => {
     expect((await relay.api<{ items: unknown[] }>('GET', '/api/automations')).body.items).toEqual(
       [],
     );
+  });
+
+  it('says that a webhook made before the factory was managed is dropped for having no file', async () => {
+    const { webhook } = await relay.createWebhook({ name: 'made-by-hand' });
+    const planned = await sync(relay, { dir, dryRun: true });
+    expect(planned.body.items.find((i) => i.name === 'made-by-hand')).toMatchObject({
+      action: 'delete',
+      file: null,
+      id: webhook.uid,
+      note: 'not defined in the directory, so the managed factory drops it; its URL answers 404 at once',
+    });
   });
 
   it('plans without applying on a dry run', async () => {

@@ -90,7 +90,11 @@ describe('the management API on a managed factory', () => {
     const renamed = await relay.api('PATCH', `/api/webhooks/${uid}`, { name: 'cron' });
     expect(renamed.status).toBe(409);
     expect(renamed.body).toMatchObject({
-      error: { path: 'name', message: expect.stringContaining('cannot be renamed') as unknown },
+      error: {
+        path: 'name',
+        message:
+          'name: webhooks of a managed factory cannot be renamed; rename webhooks/nightly.yaml instead (a rename is a delete plus a create: the webhook gets a new UID)',
+      },
     });
     const rotated = await relay.api('POST', `/api/webhooks/${uid}/rotate`, {});
     expect(rotated.status).toBe(409);
