@@ -34,21 +34,24 @@ export function ConfirmDialog({
   };
   return (
     <Dialog title={title} onClose={onClose}>
-      <div className="confirm-text">{children}</div>
-      <ErrorNote error={error} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={destructive ? 'danger' : 'primary'}
-          disabled={busy}
-          onClick={() => void confirm()}
-        >
-          {confirmLabel}
-        </button>
-      </div>
+      {/* A form, so that Enter in a field of the confirmation (a new value, say) confirms. */}
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void confirm();
+        }}
+      >
+        <div className="confirm-text">{children}</div>
+        <ErrorNote error={error} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={destructive ? 'danger' : 'primary'} disabled={busy}>
+            {confirmLabel}
+          </button>
+        </div>
+      </form>
     </Dialog>
   );
 }

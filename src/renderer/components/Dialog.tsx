@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 /**
  * A modal on the native <dialog>: focus moves in and is trapped by the browser, Escape closes,
@@ -26,6 +27,12 @@ export function Dialog({
     if (!dialog) return;
     const opener = document.activeElement as HTMLElement | null;
     dialog.showModal();
+    // The browser would focus the header's close button; the first field (or Cancel) is what a
+    // keyboard user wants.
+    const first = dialog.querySelector<HTMLElement>(
+      '.dialog-body [autofocus], .dialog-body input:not([type="hidden"]), .dialog-body select, .dialog-body textarea, .dialog-actions button',
+    );
+    first?.focus();
     const cancel = (event: Event): void => {
       event.preventDefault();
       latestOnClose.current();
@@ -37,7 +44,8 @@ export function Dialog({
       opener?.focus();
     };
   }, []);
-  return (
+  // Portalled, so a dialog opened from inside a page's form never nests forms or inherits layout.
+  return createPortal(
     <dialog ref={ref} className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId}>
       <header className="dialog-header">
         <h2 id={titleId}>{title}</h2>
@@ -46,6 +54,7 @@ export function Dialog({
         </button>
       </header>
       <div className="dialog-body">{children}</div>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }
