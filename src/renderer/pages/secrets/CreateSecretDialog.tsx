@@ -1,0 +1,104 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { MethodOutput } from '../../../shared/contract/index.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { useClient } from '../../app/client-context.js';
+import { toApiError } from '../../app/use-call.js';
+import { Dialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { OneTimeValue } from '../../components/OneTimeValue.js';
+import { useToast } from '../../components/toasts.js';
+import { errorAt, Field, unclaimed } from '../settings/Field.js';
+
+type Revealed = MethodOutput<'secrets.create'>;
+
+/** Name and an optional value; then the value, once. It lives only in this dialog's state. */
+export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [created, setCreated] = useState<Revealed>();
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await client.call('secrets.create', {
+        name: name.trim(),
+        ...(value === '' ? {} : { value }),
+      });
+      setCreated(result);
+      toast('success', `Team secret "${result.secret.name}" created.`);
+    } catch (failure) {
+      setError(toApiError(failure));
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <Dialog title="Secret created" onClose={onClose}>
+        <p>
+          Team secret <strong>{created.secret.name}</strong>, fingerprint{' '}
+          <code>{created.secret.fingerprint}</code>. Give it to a webhook as its secret name.
+        </p>
+        <OneTimeValue values={[{ label: 'Secret', value: created.value }]} />
+        <div className="dialog-actions">
+          <button type="button" className="primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title="Create secret" onClose={onClose}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label="Name"
+          hint='Letters, digits, ".", "_" or "-"; webhooks refer to the secret by this name.'
+          error={errorAt(error, 'name')}
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+          )}
+        </Field>
+        <Field
+          label="Value"
+          hint="Optional: leave blank to generate one. Paste a provider's signing secret here."
+          error={errorAt(error, 'value')}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              autoComplete="off"
+            />
+          )}
+        </Field>
+        <ErrorNote error={unclaimed(error, ['name', 'value'])} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { MethodOutput } from '../../../shared/contract/index.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { useClient } from '../../app/client-context.js';
+import { toApiError } from '../../app/use-call.js';
+import { Dialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { OneTimeValue } from '../../components/OneTimeValue.js';
+import { useToast } from '../../components/toasts.js';
+import { errorAt, Field, unclaimed } from './Field.js';
+
+type Role = 'manage' | 'view';
+const ROLE_TEXT: Record<Role, string> = {
+  manage: 'manage: everything, including tokens and secrets',
+  view: 'view: reads only; every change is refused (403)',
+};
+
+/** Name and role; then the token's value, once. */
+export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('view');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const [created, setCreated] = useState<MethodOutput<'tokens.create'>>();
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await client.call('tokens.create', { name, role });
+      setCreated(result);
+      toast('success', `Token "${result.token.name}" (${result.token.role}) created.`);
+    } catch (failure) {
+      setError(toApiError(failure));
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <Dialog title="Token created" onClose={onClose}>
+        <p>
+          <strong>{created.token.name}</strong> has the <strong>{created.token.role}</strong> role.
+          Send it as <code>Authorization: Bearer …</code>, or sign in to the UI with it.
+        </p>
+        <OneTimeValue
+          values={[{ label: 'Admin token', value: created.value }]}
+          warning="You will not see this token again. Copy it now."
+        />
+        <div className="dialog-actions">
+          <button type="button" className="primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title="Create token" onClose={onClose}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label="Name"
+          hint="Says who or what uses it, e.g. ci-dashboard."
+          error={errorAt(error, 'name')}
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              autoComplete="off"
+            />
+          )}
+        </Field>
+        <fieldset>
+          <legend>Role</legend>
+          {(['view', 'manage'] as const).map((option) => (
+            <div className="check-row" key={option}>
+              <label>
+                <input
+                  type="radio"
+                  name="token-role"
+                  value={option}
+                  checked={role === option}
+                  onChange={() => setRole(option)}
+                />{' '}
+                {ROLE_TEXT[option]}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <ErrorNote error={unclaimed(error, ['name'])} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

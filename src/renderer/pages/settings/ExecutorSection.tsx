@@ -1,0 +1,111 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { EXECUTOR_KINDS, type ExecutorConfig } from '../../../shared/contract/executors.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { useClient } from '../../app/client-context.js';
+import { onChanged, toApiError, useCall } from '../../app/use-call.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useToast } from '../../components/toasts.js';
+import { draftOf, executorOf, KIND_TEXT, type ExecutorDraft } from './executor-form.js';
+import { CommandFields, HttpFields } from './ExecutorFields.js';
+import { errorAt } from './Field.js';
+
+const FIELD_PATHS = [
+  'command',
+  'args',
+  'cwd',
+  'timeoutSeconds',
+  'concurrency',
+  'url',
+  'maxAttempts',
+  'backoffSeconds',
+];
+
+function ExecutorForm({
+  executor,
+  writeBlock,
+}: {
+  executor: ExecutorConfig;
+  writeBlock: string | null;
+}): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const [draft, setDraft] = useState<ExecutorDraft>(() => draftOf(executor));
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  const set = (changes: Partial<ExecutorDraft>): void => setDraft((d) => ({ ...d, ...changes }));
+  const shownAtField = FIELD_PATHS.some((p) => errorAt(error, `executor.${p}`) !== undefined);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saved = await client.call('factories.update', {
+        id: 'default',
+        executor: executorOf(draft),
+      });
+      toast('success', `Run executor saved: ${KIND_TEXT[saved.executor.kind].label}.`);
+    } catch (failure) {
+      setError(toApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+      <fieldset className="bare" disabled={writeBlock !== null}>
+        <fieldset>
+          <legend>How runs execute</legend>
+          <div className="radio-row">
+            {EXECUTOR_KINDS.map((kind) => (
+              <label key={kind}>
+                <input
+                  type="radio"
+                  name="executor-kind"
+                  value={kind}
+                  checked={draft.kind === kind}
+                  onChange={() => set({ kind })}
+                />{' '}
+                {KIND_TEXT[kind].label}
+              </label>
+            ))}
+          </div>
+          <p className="hint">{KIND_TEXT[draft.kind].description}</p>
+        </fieldset>
+        {draft.kind === 'command' && <CommandFields draft={draft} error={error} set={set} />}
+        {draft.kind === 'http' && <HttpFields draft={draft} error={error} set={set} />}
+        <ErrorNote error={shownAtField ? undefined : error} />
+        <div className="actions">
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy}
+            title={writeBlock ?? undefined}
+            aria-label="Save run executor"
+          >
+            Save
+          </button>
+          <span className="hint">Runs already running keep the executor they started with.</span>
+        </div>
+      </fieldset>
+    </form>
+  );
+}
+
+/** The default factory's executor: record, command or http, with the contract's defaults. */
+export function ExecutorSection({ writeBlock }: { writeBlock: string | null }): ReactNode {
+  const current = useCall('factories.executor', { id: 'default' }, onChanged('settings'));
+  const executor = current.data?.executor;
+  return (
+    <section className="settings-section" aria-labelledby="executor-title">
+      <h2 id="executor-title">Run executor</h2>
+      <ErrorNote error={current.error} />
+      {!executor && !current.error && <p className="loading">Loading…</p>}
+      {executor && (
+        // Saved elsewhere (another window, the CLI): start again from what the relay now holds.
+        <ExecutorForm key={JSON.stringify(executor)} executor={executor} writeBlock={writeBlock} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { useId, type ReactNode } from 'react';
+import type { ApiError } from '../../../shared/errors.js';
+import './field.css';
+
+export interface FieldControlProps {
+  id: string;
+  'aria-describedby': string | undefined;
+  'aria-invalid': true | undefined;
+}
+
+/** A labelled control with its hint and, when the API refused it, the error right beneath it. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: (control: FieldControlProps) => ReactNode;
+}): ReactNode {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({
+        id,
+        'aria-describedby': describedBy || undefined,
+        'aria-invalid': error ? true : undefined,
+      })}
+      {hint && (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="error-note" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The API's message when its `path` points at this field (or inside it), else nothing. */
+export function errorAt(error: ApiError | undefined, path: string): string | undefined {
+  if (!error?.path) return undefined;
+  return error.path === path || error.path.startsWith(`${path}.`) ? error.message : undefined;
+}
+
+/** The error when no field below claims it, so it is shown once, as a general note. */
+export function unclaimed(error: ApiError | undefined, paths: string[]): ApiError | undefined {
+  if (!error) return undefined;
+  return paths.some((path) => errorAt(error, path) !== undefined) ? undefined : error;
+}
+
+/** Why a control is disabled, said where the operator looks (not only in a tooltip). */
+export function BlockNote({ reason }: { reason: string | null }): ReactNode {
+  if (!reason) return null;
+  return <p className="hint block-note">{reason}</p>;
+}

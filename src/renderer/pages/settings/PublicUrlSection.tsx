@@ -1,0 +1,84 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { Settings } from '../../../shared/contract/relay.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { useClient } from '../../app/client-context.js';
+import { toApiError } from '../../app/use-call.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useToast } from '../../components/toasts.js';
+import { errorAt, Field, unclaimed } from './Field.js';
+
+/** The base every ingress URL is shown with; blank means the ingress listener's own address. */
+export function PublicUrlSection({
+  settings,
+  writeBlock,
+}: {
+  settings: Settings;
+  writeBlock: string | null;
+}): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const [text, setText] = useState(settings.publicUrl ?? '');
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const publicUrl = text.trim() === '' ? null : text.trim();
+      const saved = await client.call('settings.update', { publicUrl });
+      toast('success', `Every ingress URL now starts with ${saved.effectivePublicUrl}.`);
+    } catch (failure) {
+      setError(toApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="public-url-title">
+      <h2 id="public-url-title">Public base URL</h2>
+      <p className="effective">
+        Ingress URLs are shown as <code>{settings.effectivePublicUrl}/…</code>
+        {settings.publicUrl === null && (
+          <span className="muted"> (the ingress listener&apos;s own address)</span>
+        )}
+      </p>
+      <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+        <fieldset className="bare" disabled={writeBlock !== null}>
+          <Field
+            label="Public base URL"
+            hint="The address senders reach the ingress at, e.g. https://hooks.example.com behind a tunnel or proxy. Leave blank to use the ingress listener's own address. Every ingress URL shown follows it at once."
+            error={errorAt(error, 'publicUrl')}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="text"
+                inputMode="url"
+                placeholder={settings.publicUrl === null ? settings.effectivePublicUrl : ''}
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                spellCheck={false}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+          <ErrorNote error={unclaimed(error, ['publicUrl'])} />
+          <div className="actions">
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy}
+              title={writeBlock ?? undefined}
+              aria-label="Save public base URL"
+            >
+              Save
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </section>
+  );
+}

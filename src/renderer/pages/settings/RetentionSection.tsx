@@ -1,0 +1,114 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import {
+  RETENTION_MIN_DAYS,
+  RETENTION_MIN_PER_WEBHOOK,
+  type Settings,
+} from '../../../shared/contract/relay.js';
+import { ApiError } from '../../../shared/errors.js';
+import { useClient } from '../../app/client-context.js';
+import { toApiError } from '../../app/use-call.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useToast } from '../../components/toasts.js';
+import { errorAt, Field, unclaimed } from './Field.js';
+
+function whole(text: string, path: string): number {
+  if (!/^\s*\d+\s*$/.test(text)) {
+    throw new ApiError('invalid_input', `${path}: must be a whole number`, path);
+  }
+  return Number(text);
+}
+
+/** Deliveries kept: every one of the last N days and at least the newest M per webhook. */
+export function RetentionSection({
+  settings,
+  writeBlock,
+}: {
+  settings: Settings;
+  writeBlock: string | null;
+}): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const [days, setDays] = useState(String(settings.retentionDays));
+  const [perWebhook, setPerWebhook] = useState(String(settings.retentionMinPerWebhook));
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saved = await client.call('settings.update', {
+        retentionDays: whole(days, 'retentionDays'),
+        retentionMinPerWebhook: whole(perWebhook, 'retentionMinPerWebhook'),
+      });
+      toast(
+        'success',
+        `Retention saved: ${saved.retentionDays} days, at least ${saved.retentionMinPerWebhook} per webhook.`,
+      );
+    } catch (failure) {
+      setError(toApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="retention-title">
+      <h2 id="retention-title">Retention</h2>
+      <p className="muted">
+        Every delivery of the last {settings.retentionDays} days is kept, and at least the newest{' '}
+        {settings.retentionMinPerWebhook} per webhook however old; older ones are pruned hourly.
+        Both can only be raised above the minimum.
+      </p>
+      <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+        <fieldset className="bare" disabled={writeBlock !== null}>
+          <div className="field-pair">
+            <Field
+              label="Keep deliveries for (days)"
+              hint={`At least ${RETENTION_MIN_DAYS} days.`}
+              error={errorAt(error, 'retentionDays')}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={RETENTION_MIN_DAYS}
+                  value={days}
+                  onChange={(event) => setDays(event.target.value)}
+                />
+              )}
+            </Field>
+            <Field
+              label="Keep at least the newest (per webhook)"
+              hint={`At least ${RETENTION_MIN_PER_WEBHOOK}.`}
+              error={errorAt(error, 'retentionMinPerWebhook')}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={RETENTION_MIN_PER_WEBHOOK}
+                  value={perWebhook}
+                  onChange={(event) => setPerWebhook(event.target.value)}
+                />
+              )}
+            </Field>
+          </div>
+          <ErrorNote error={unclaimed(error, ['retentionDays', 'retentionMinPerWebhook'])} />
+          <div className="actions">
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy}
+              title={writeBlock ?? undefined}
+              aria-label="Save retention"
+            >
+              Save
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </section>
+  );
+}
