@@ -1,0 +1,95 @@
+import { useId, type ReactNode } from 'react';
+import type { Webhook } from '../../../shared/contract/webhooks.js';
+import type { ApiError } from '../../../shared/errors.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import type { TriggerDraft } from './draft.js';
+import { FilterEditor } from './FilterEditor.js';
+import type { FilterCheck } from './filter-text.js';
+import { WebhookPicker } from './WebhookPicker.js';
+
+function summary(trigger: TriggerDraft, names: ReadonlyMap<string, string>): string {
+  const picked = trigger.webhookIds.map((uid) => names.get(uid) ?? 'deleted webhook');
+  const from = picked.length === 0 ? 'no webhook selected' : picked.join(', ');
+  return trigger.filterText.trim() === '' ? `${from}; every delivery` : `${from}; payload filter`;
+}
+
+/** One Webhook trigger: its webhooks and its payload filter, folded to one line when closed. */
+export function TriggerCard({
+  index,
+  trigger,
+  check,
+  open,
+  webhooks,
+  knownNames,
+  readOnly,
+  error,
+  onToggle,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  trigger: TriggerDraft;
+  check: FilterCheck;
+  open: boolean;
+  webhooks: readonly Webhook[];
+  knownNames: ReadonlyMap<string, string | null>;
+  readOnly: boolean;
+  /** A server error whose path points into this trigger. */
+  error: ApiError | undefined;
+  onToggle: () => void;
+  onChange: (trigger: TriggerDraft) => void;
+  onRemove: () => void;
+}): ReactNode {
+  const bodyId = useId();
+  const title = `Trigger ${index + 1}`;
+  const names = new Map(webhooks.map((w) => [w.uid, w.name]));
+  const problem = !check.ok || error !== undefined;
+  return (
+    <section
+      className={problem ? 'trigger-card trigger-card-problem' : 'trigger-card'}
+      aria-label={title}
+    >
+      <header className="trigger-head">
+        <button
+          type="button"
+          className="trigger-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={onToggle}
+        >
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span> {title}
+        </button>
+        <span className="trigger-summary muted">
+          Webhook received from {summary(trigger, names)}
+          {problem && <span className="badge badge-rejected">needs a fix</span>}
+        </span>
+        <button
+          type="button"
+          className="link"
+          disabled={readOnly}
+          aria-label={`Remove trigger ${index + 1}`}
+          onClick={onRemove}
+        >
+          Remove
+        </button>
+      </header>
+      <div id={bodyId} hidden={!open} className="trigger-body">
+        <WebhookPicker
+          webhooks={webhooks}
+          selected={trigger.webhookIds}
+          knownNames={knownNames}
+          disabled={readOnly}
+          onChange={(webhookIds) => onChange({ ...trigger, webhookIds })}
+        />
+        <FilterEditor
+          label="Payload filter"
+          value={trigger.filterText}
+          check={check}
+          readOnly={readOnly}
+          onChange={(filterText) => onChange({ ...trigger, filterText })}
+        />
+        <ErrorNote error={error} />
+      </div>
+    </section>
+  );
+}

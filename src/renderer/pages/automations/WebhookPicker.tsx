@@ -1,0 +1,76 @@
+import { useId, type ReactNode } from 'react';
+import type { Webhook } from '../../../shared/contract/webhooks.js';
+import { routeHref } from '../../app/router.js';
+
+/**
+ * "Webhook received from": one checkbox per live webhook, by name; the trigger stores UIDs.
+ * A selected UID whose webhook was deleted stays listed, so it can be seen and removed.
+ */
+export function WebhookPicker({
+  webhooks,
+  selected,
+  knownNames,
+  disabled,
+  onChange,
+}: {
+  webhooks: readonly Webhook[];
+  selected: readonly string[];
+  /** Names of deleted webhooks the automation still remembers. */
+  knownNames: ReadonlyMap<string, string | null>;
+  disabled: boolean;
+  onChange: (uids: string[]) => void;
+}): ReactNode {
+  const baseId = useId();
+  const live = new Set(webhooks.map((w) => w.uid));
+  const deleted = selected.filter((uid) => !live.has(uid));
+  const toggle = (uid: string, on: boolean): void =>
+    onChange(on ? [...selected, uid] : selected.filter((s) => s !== uid));
+  return (
+    <fieldset className="webhook-picker">
+      <legend>Webhook received from</legend>
+      {webhooks.length === 0 && (
+        <p className="hint">
+          No webhooks yet: <a href={routeHref('webhooks')}>add a webhook</a> first, then select it
+          here.
+        </p>
+      )}
+      <ul className="webhook-options">
+        {webhooks.map((webhook) => {
+          const id = `${baseId}-${webhook.uid}`;
+          return (
+            <li key={webhook.uid}>
+              <input
+                type="checkbox"
+                id={id}
+                checked={selected.includes(webhook.uid)}
+                disabled={disabled}
+                onChange={(event) => toggle(webhook.uid, event.target.checked)}
+              />
+              <label htmlFor={id}>{webhook.name}</label>
+              <code className="muted">{webhook.uid}</code>
+              {!webhook.enabled && <span className="badge badge-duplicate">disabled</span>}
+            </li>
+          );
+        })}
+        {deleted.map((uid) => {
+          const name = knownNames.get(uid);
+          return (
+            <li key={uid} className="deleted-webhook">
+              <span className="badge badge-warning">deleted webhook {uid}</span>
+              {name && <span className="muted">was {name}</span>}
+              <button
+                type="button"
+                className="link"
+                disabled={disabled}
+                aria-label={`Remove deleted webhook ${uid}`}
+                onClick={() => toggle(uid, false)}
+              >
+                Remove
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </fieldset>
+  );
+}

@@ -1,0 +1,76 @@
+import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
+import type { Run } from '../../../shared/contract/runs.js';
+import { navigate, routeHref } from '../../app/router.js';
+import { formatDuration, formatTime } from '../../components/format.js';
+
+/** dlv_01J…K7Q4ZP: enough to tell deliveries apart in a dense row; the link holds the whole ID. */
+const shortId = (id: string): string => (id.length > 16 ? `${id.slice(0, 7)}…${id.slice(-6)}` : id);
+
+function onRowKey(event: KeyboardEvent, run: Run): void {
+  if (event.target !== event.currentTarget) return;
+  if (event.key !== 'Enter' && event.key !== ' ') return;
+  event.preventDefault();
+  navigate('runs', run.id);
+}
+
+// The delivery link goes to the inspector; it should not also open the run.
+const stop = (event: MouseEvent): void => event.stopPropagation();
+
+/** Runs newest first; a row opens the run in the detail pane. */
+export function RunList({
+  runs,
+  selectedId,
+}: {
+  runs: readonly Run[];
+  selectedId: string | undefined;
+}): ReactNode {
+  return (
+    <table className="table runs-table">
+      <thead>
+        <tr>
+          <th scope="col">Status</th>
+          <th scope="col">Automation</th>
+          <th scope="col">Webhook</th>
+          <th scope="col">Delivery</th>
+          <th scope="col">Started</th>
+          <th scope="col">Duration</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <tr
+            key={run.id}
+            tabIndex={0}
+            aria-selected={run.id === selectedId}
+            onClick={() => navigate('runs', run.id)}
+            onKeyDown={(event) => onRowKey(event, run)}
+          >
+            <td>
+              <span className={`chip chip-${run.status}`}>{run.status}</span>
+            </td>
+            <td className="wrap">
+              {run.automationName ?? <span className="muted">deleted automation</span>}
+            </td>
+            <td className="wrap">
+              {run.webhookName ?? <code className="muted">{run.webhookUid}</code>}
+            </td>
+            <td>
+              <a
+                href={routeHref('webhooks', run.webhookUid, run.deliveryId)}
+                title={run.deliveryId}
+                aria-label={`Delivery ${run.deliveryId}`}
+                onClick={stop}
+              >
+                <code>{shortId(run.deliveryId)}</code>
+              </a>
+            </td>
+            <td title={run.startedAt ?? undefined}>
+              {run.startedAt ? formatTime(run.startedAt) : '—'}
+            </td>
+            <td className="num">{formatDuration(run.startedAt, run.finishedAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,317 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Automation } from '../../src/shared/contract/automations.js';
+import { createAutomation, webhookTrigger } from '../support/automations.js';
+import { automationFile, sync, writeDefinition } from '../support/definitions.js';
+import { bearer, postDelivery, tempDir, type CreatedWebhook } from '../support/relay.js';
+import { launchBrowser, openUi, screenshot } from './support/browser.js';
+
+const FLOW_MS = 60_000;
+const POLL = { timeout: 10_000 };
+
+async function send(hook: CreatedWebhook, body: unknown): Promise<string> {
+  const sent = await postDelivery(hook.ingressUrl, JSON.stringify(body), bearer(hook.secret));
+  expect(sent.status).toBe(202);
+  return sent.body.delivery_id ?? '';
+}
+
+/** Presses Tab (at most `max` times) until `target` has the focus: the keyboard's way there. */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
+  for (let i = 0; ; i++) {
+    if ((await target.and(page.locator(':focus')).count()) === 1) return;
+    if (i === max) break;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+/** The verdict once Test filter has answered for the trigger as it is now (not a stale one). */
+async function expectVerdict(panel: Locator, verdict: string): Promise<void> {
+  const title = panel.locator('[aria-busy="false"] .verdict-title');
+  await expect
+    .poll(() => title.textContent({ timeout: 1_000 }).catch(() => null), { timeout: 10_000 })
+    .toBe(verdict);
+}
+
+function testPanel(page: Page): Locator {
+  return page.getByRole('complementary', { name: 'Test filter' });
+}
+
+async function pickDelivery(page: Page, deliveryId: string): Promise<void> {
+  const select = testPanel(page).getByLabel('Stored delivery');
+  await select.locator(`option[value="${deliveryId}"]`).waitFor({ state: 'attached' });
+  await select.selectOption(deliveryId);
+}
+
+describe('the Automations page in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser.close());
+
+  it(
+    'creates an automation with a payload filter, tests it both ways, runs it, and flags a deleted webhook',
+    async () => {
+      const ui = await openUi(browser);
+      try {
+        const { page, relay } = ui;
+        const hook = await relay.createWebhook({ name: 'github-prod' });
+        await relay.createWebhook({ name: 'other-hook' });
+        const stored = await send(hook, { action: 'opened', pull_request: { state: 'open' } });
+
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .getByRole('link', { name: 'Automations' })
+          .click();
+        await page.getByText('No automations yet.').waitFor();
+        await screenshot(page, 'automations-empty');
+        await page.getByRole('button', { name: 'New automation' }).click();
+
+        await page.getByLabel('Name', { exact: true }).fill('triage');
+        await page.getByLabel('Prompt', { exact: true }).fill('Label the pull request.');
+        const trigger = page.getByRole('region', { name: 'Trigger 1' });
+        await trigger.getByLabel('github-prod').check();
+
+        // A bad filter names its path, marks the editor invalid, and blocks Save.
+        const filter = trigger.getByLabel('Payload filter');
+        await filter.fill('{"action": {"in": "opened"}}');
+        await trigger.getByText('payload.action.in: expected an array of values').waitFor();
+        await expect(filter.getAttribute('aria-invalid')).resolves.toBe('true');
+        const save = page.getByRole('button', { name: 'Save' });
+        await expect(save.isDisabled()).resolves.toBe(true);
+        await page.getByText('Fix the payload filter of trigger 1 before saving.').waitFor();
+        await save.scrollIntoViewIfNeeded();
+        await screenshot(page, 'automation-filter-error');
+        await filter.fill('{"action": ["opened"]}');
+        await expect.poll(() => filter.getAttribute('aria-invalid'), POLL).toBe('false');
+        await expect.poll(() => save.isEnabled(), POLL).toBe(true);
+
+        // Test filter works on the unsaved trigger, and again as the filter changes.
+        const panel = testPanel(page);
+        await pickDelivery(page, stored);
+        await expectVerdict(panel, 'Would trigger');
+        await expect(panel.textContent()).resolves.toContain('github-prod is selected');
+        await filter.fill('{"action": ["closed"]}');
+        await expectVerdict(panel, 'Would not trigger');
+        const details = await panel.locator('.failure-fields').textContent();
+        expect(details).toContain('Failing path');
+        expect(details).toContain('action');
+        expect(details).toContain('one of ["closed"]');
+        expect(details).toContain('"opened"');
+        await expect(panel.locator('.check-fail').textContent()).resolves.toContain(
+          'Payload check failed',
+        );
+        await screenshot(page, 'automation-editor-test-filter');
+
+        await filter.fill('{"action": ["opened"]}');
+
+        // A second trigger is its own card; Test filter tests the one chosen.
+        await page.getByRole('button', { name: 'Add trigger' }).click();
+        const second = page.getByRole('region', { name: 'Trigger 2' });
+        await second.getByLabel('other-hook').check();
+        await panel.getByLabel('Trigger to test').selectOption('Trigger 2');
+        await expectVerdict(panel, 'Would not trigger');
+        await expect(panel.locator('.check-fail').textContent()).resolves.toContain(
+          'is not selected in "Webhook received from"',
+        );
+        await second.getByRole('button', { name: 'Remove trigger 2' }).click();
+        await expectVerdict(panel, 'Would trigger');
+        await save.click();
+        await page.getByText('Created automation triage.').waitFor();
+        await page.waitForURL(/#\/automations\/aut_/);
+        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
+        expect(listed.body.items).toHaveLength(1);
+        expect(listed.body.items[0]?.triggers).toEqual([
+          webhookTrigger([hook.webhook.uid], { action: ['opened'] }),
+        ]);
+
+        // A matching delivery starts a run; it shows on the Runs page with its input.
+        const matching = await send(hook, { action: 'opened', number: 7 });
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .getByRole('link', { name: 'Runs' })
+          .click();
+        const row = page.getByRole('row').filter({ hasText: 'triage' });
+        await row.filter({ hasText: 'succeeded' }).waitFor();
+        await row.click();
+        const detail = page.getByRole('region', { name: /^Run run_/ });
+        const input = await detail.getByRole('region', { name: 'Input (PROMPT.md)' }).textContent();
+        expect(input).toContain('Label the pull request.');
+        expect(input).toContain(`- Delivery ID: ${matching}`);
+        expect(input).toContain(`github-prod (${hook.webhook.uid})`);
+        expect(input).toContain('untrusted context');
+        await expect(
+          detail.getByRole('region', { name: 'event-payload.json' }).textContent(),
+        ).resolves.toContain('{"action":"opened","number":7}');
+
+        // Deleting the webhook leaves the automation visible, flagged, and unsaveable as it is.
+        await relay.api('DELETE', `/api/webhooks/${hook.webhook.uid}`);
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .getByRole('link', { name: 'Automations' })
+          .click();
+        const listRow = page.getByRole('row').filter({ hasText: 'triage' });
+        await listRow.getByText('points at a deleted webhook').waitFor();
+        await expect(listRow.textContent()).resolves.toContain('github-prod (deleted)');
+        await screenshot(page, 'automations-list');
+
+        await listRow.click();
+        const card = page.getByRole('region', { name: 'Trigger 1' });
+        await card.getByText(`deleted webhook ${hook.webhook.uid}`).waitFor();
+        await page.getByRole('button', { name: 'Save' }).click();
+        await card
+          .getByText(`triggers.0.filter.webhook_ids.0: webhook ${hook.webhook.uid}`)
+          .waitFor();
+        await card
+          .getByRole('button', { name: `Remove deleted webhook ${hook.webhook.uid}` })
+          .click();
+        await card.getByLabel('other-hook').check();
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Saved automation triage.').waitFor();
+        const saved = await relay.api<Automation>(
+          'GET',
+          `/api/automations/${listed.body.items[0]?.id}`,
+        );
+        expect(saved.body.deletedWebhookUids).toEqual([]);
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
+
+  it(
+    'creates an automation using only the keyboard',
+    async () => {
+      const ui = await openUi(browser);
+      try {
+        const { page, relay } = ui;
+        const hook = await relay.createWebhook({ name: 'kb-hook' });
+        await createAutomation(relay, {
+          name: 'first',
+          triggers: [webhookTrigger([hook.webhook.uid])],
+        });
+        const nav = page.getByRole('navigation', { name: 'Sections' });
+        await tabTo(page, nav.getByRole('link', { name: 'Automations' }));
+        await page.keyboard.press('Enter');
+
+        // A row opens with Enter; the "← Automations" link leads back.
+        const row = page.getByRole('row').filter({ hasText: 'first' });
+        await tabTo(page, row);
+        await page.keyboard.press('Enter');
+        await page.getByRole('heading', { name: 'first' }).waitFor();
+        await tabTo(page, page.getByRole('link', { name: '← Automations' }));
+        await page.keyboard.press('Enter');
+
+        await tabTo(page, page.getByRole('button', { name: 'New automation' }));
+        await page.keyboard.press('Enter');
+        await tabTo(page, page.getByLabel('Name', { exact: true }));
+        await page.keyboard.type('keyboard-made');
+        await tabTo(page, page.getByLabel('Prompt', { exact: true }), 1);
+        await page.keyboard.type('Made without a mouse.');
+        const trigger = page.getByRole('region', { name: 'Trigger 1' });
+        await tabTo(page, trigger.getByLabel('kb-hook'));
+        await page.keyboard.press('Space');
+        await tabTo(page, trigger.getByLabel('Payload filter'));
+        await page.keyboard.type('{"kind": ["push"]}');
+        await tabTo(page, page.getByRole('button', { name: 'Save' }));
+        await page.keyboard.press('Enter');
+        await page.getByText('Created automation keyboard-made.').waitFor();
+
+        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
+        const made = listed.body.items.find((a) => a.name === 'keyboard-made');
+        expect(made?.prompt).toBe('Made without a mouse.');
+        expect(made?.triggers).toEqual([webhookTrigger([hook.webhook.uid], { kind: ['push'] })]);
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
+
+  it(
+    'opens the editor with Test filter preloaded from a link, and a view token can test but not save',
+    async () => {
+      const ui = await openUi(browser);
+      try {
+        const { relay } = ui;
+        const hook = await relay.createWebhook({ name: 'linked' });
+        const automation = await createAutomation(relay, {
+          name: 'linked-auto',
+          triggers: [webhookTrigger([hook.webhook.uid], { ref: ['refs/heads/main'] })],
+        });
+        const deliveryId = await send(hook, { ref: 'refs/heads/dev' });
+        const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
+          name: 'viewer',
+          role: 'view',
+        });
+        const viewer = await openUi(browser, { relay, token: minted.body.value });
+        try {
+          const page = viewer.page;
+          await page.goto(`${relay.adminUrl}/#/automations/${automation.id}/test/${deliveryId}`);
+          const panel = testPanel(page);
+          await expectVerdict(panel, 'Would not trigger');
+          await expect(panel.locator('.failure-fields').textContent()).resolves.toContain('ref');
+          await expect(page.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+          await expect(page.getByRole('button', { name: 'Delete' }).isDisabled()).resolves.toBe(
+            true,
+          );
+          await page.getByText('Your token has the "view" role').first().waitFor();
+        } finally {
+          await viewer.close();
+        }
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
+
+  it(
+    'is read-only on a managed factory and names the file to edit, while Test filter still works',
+    async () => {
+      const ui = await openUi(browser);
+      try {
+        const { page, relay } = ui;
+        await relay.api('POST', '/api/secrets', {
+          name: 'gh-token',
+          value: 'gh-token-value-123456',
+        });
+        const dir = tempDir('hookport-defs-');
+        writeDefinition(dir, 'webhooks/gh.yaml', 'authMode: token\nsecretName: gh-token\n');
+        const first = await sync(relay, { dir });
+        const uid = first.body.items.find((i) => i.kind === 'webhook')?.id ?? '';
+        writeDefinition(dir, 'automations/managed-triage.md', automationFile([uid], 'Triage it.'));
+        const second = await sync(relay, {});
+        expect(second.body.applied).toBe(true);
+        const webhook = await relay.api<{ ingressUrl: string }>('GET', `/api/webhooks/${uid}`);
+        const sent = await postDelivery(
+          webhook.body.ingressUrl,
+          '{"action":"opened"}',
+          bearer('gh-token-value-123456'),
+        );
+        expect(sent.status).toBe(202);
+
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .getByRole('link', { name: 'Automations' })
+          .click();
+        // The relay context learns that the factory is managed from the sync's change event.
+        const add = page.getByRole('button', { name: 'New automation' });
+        await expect.poll(() => add.isDisabled(), POLL).toBe(true);
+        await page.getByRole('row').filter({ hasText: 'managed-triage' }).click();
+        await page.getByText('automations/managed-triage.md instead').waitFor();
+        await expect(
+          page.getByLabel('Name', { exact: true }).getAttribute('readonly'),
+        ).resolves.toBe('');
+        await expect(page.getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+        await pickDelivery(page, sent.body.delivery_id ?? '');
+        await expectVerdict(testPanel(page), 'Would trigger');
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
+});
