@@ -15,7 +15,10 @@ export function StatusLine(): ReactNode {
         Ingress <code>{status.ingressBaseUrl}</code>
       </span>
       <span>Secrets: {BACKEND_TEXT[status.secretBackend]}</span>
-      <span>{status.deliveriesLastHour} deliveries in the last hour</span>
+      <span>
+        {status.deliveriesLastHour} {status.deliveriesLastHour === 1 ? 'delivery' : 'deliveries'} in
+        the last hour
+      </span>
       {factory.managed && <span>Managed by {factory.definitionsDir}</span>}
       {status.role === 'view' && <span className="role-view">View only</span>}
     </footer>
