@@ -63,22 +63,22 @@ describe('admin API tokens', () => {
 
   it('ends the browser sessions opened with a token when it is revoked, and only those', async () => {
     const minted = await mint('laptop', 'view');
-    const sessionFrom = async (response: Response): Promise<string> => {
+    const sessionFrom = (response: Response): string => {
       const cookie = /hookport_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '');
       expect(cookie).not.toBeNull();
       return cookie![0];
     };
-    const viaLink = await sessionFrom(
+    const viaLink = sessionFrom(
       await fetch(`${relay.adminUrl}/login?token=${minted.value}`, { redirect: 'manual' }),
     );
-    const viaForm = await sessionFrom(
+    const viaForm = sessionFrom(
       await fetch(`${relay.adminUrl}/api/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token: minted.value }),
       }),
     );
-    const admin = await sessionFrom(
+    const admin = sessionFrom(
       await fetch(`${relay.adminUrl}/login?token=${relay.adminToken}`, { redirect: 'manual' }),
     );
     const statusWith = async (cookie: string): Promise<number> =>
