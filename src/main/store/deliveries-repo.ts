@@ -80,7 +80,8 @@ export function createDeliveriesRepository(db: Db) {
     [number, number, string],
     { uid: string; hour: number; label: DeliveryLabel; n: number }
   >(
-    `SELECT d.webhook_uid AS uid, (d.received_at - ?) / 3600000 AS hour, d.label AS label, count(*) AS n
+    // CAST: a bound JS number is a REAL, which would make the hour a fraction and lose the row.
+    `SELECT d.webhook_uid AS uid, (d.received_at - CAST(? AS INTEGER)) / 3600000 AS hour, d.label AS label, count(*) AS n
      FROM deliveries d JOIN webhooks w ON w.uid = d.webhook_uid
      WHERE d.received_at >= ? AND w.factory_id = ? GROUP BY 1, 2, 3`,
   );

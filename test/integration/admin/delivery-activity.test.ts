@@ -56,6 +56,29 @@ describe('delivery activity and filtered log pages', () => {
     expect(quiet.lastDeliveryAt).toBeNull();
   });
 
+  it('counts earlier hours in their own bucket, not only the current one', async () => {
+    let now = Date.UTC(2030, 0, 1, 12, 30);
+    const clocked = await startTestRelay({ now: () => now });
+    try {
+      const hook = await clocked.createWebhook({ name: 'hourly' });
+      const send = (n: number) => postDelivery(hook.ingressUrl, `{"n":${n}}`, bearer(hook.secret));
+      expect((await send(1)).status).toBe(202);
+      now += 5 * 3_600_000;
+      expect((await send(2)).status).toBe(202);
+      await logSettled(clocked);
+      const response = await clocked.api<{ since: string; items: WebhookActivity[] }>(
+        'GET',
+        '/api/activity',
+      );
+      const hours = response.body.items.find((a) => a.uid === hook.webhook.uid)!.hours;
+      expect(hours.map((h) => h.Accepted)).toEqual(
+        Array.from({ length: 24 }, (_, i) => (i === 18 || i === 23 ? 1 : 0)),
+      );
+    } finally {
+      await clocked.stop();
+    }
+  });
+
   it('pages only the entries of one label, or of one identity', async () => {
     const { uid, acceptedIds } = await sendMix();
     const list = async (query: string) =>
