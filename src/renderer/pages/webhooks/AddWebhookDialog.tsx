@@ -1,0 +1,220 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useClient } from '../../app/client-context.js';
+import { useRelay } from '../../app/relay-context.js';
+import { toApiError } from '../../app/use-call.js';
+import { Dialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import type { MethodInput } from '../../../shared/contract/index.js';
+import { AUTH_MODES, type AuthMode } from '../../../shared/contract/webhooks.js';
+import { ApiError } from '../../../shared/errors.js';
+import { CreatedPanel } from './CreatedPanel.js';
+import { errorFor, FieldError } from './FieldError.js';
+import { SecretFields, type SecretDraft } from './SecretFields.js';
+import { SignatureFields, type SignatureDraft } from './SignatureFields.js';
+import type { CreatedWebhook } from './types.js';
+import { MODE_NAMES } from './words.js';
+
+const MODE_HINTS: Record<AuthMode, string> = {
+  token: 'The sender puts the generated secret in an Authorization: Bearer header.',
+  url_token: 'The secret is the last segment of the URL: the URL itself is the credential.',
+  signature: 'The provider signs each request; the relay checks it with the signing secret.',
+};
+
+type Draft = SignatureDraft &
+  SecretDraft & { name: string; authMode: AuthMode; deliveryIdHeader: string };
+
+const EMPTY: Draft = {
+  name: '',
+  authMode: 'token',
+  scheme: 'github',
+  hmacHeader: '',
+  hmacEncoding: 'hex',
+  hmacPrefix: '',
+  source: 'new',
+  newName: '',
+  existingName: '',
+  signingSecret: '',
+  deliveryIdHeader: '',
+};
+
+function toInput(draft: Draft, managed: boolean): MethodInput<'webhooks.create'> {
+  const input: MethodInput<'webhooks.create'> = {
+    name: draft.name.trim(),
+    authMode: draft.authMode,
+  };
+  const existing = managed || draft.source === 'existing';
+  if (draft.authMode === 'signature') {
+    input.signatureScheme = draft.scheme;
+    if (draft.scheme === 'hmac-sha256') {
+      input.signatureOptions = {
+        header: draft.hmacHeader.trim(),
+        encoding: draft.hmacEncoding,
+        prefix: draft.hmacPrefix,
+      };
+    }
+    if (!existing && draft.signingSecret !== '') input.secret = draft.signingSecret;
+  }
+  if (existing) {
+    if (draft.existingName === '')
+      throw new ApiError(
+        'invalid_input',
+        'Choose a team secret, or use a new secret.',
+        'secretName',
+      );
+    input.secretName = draft.existingName;
+  } else if (draft.newName.trim() !== '') input.secretName = draft.newName.trim();
+  if (draft.deliveryIdHeader.trim() !== '') input.deliveryIdHeader = draft.deliveryIdHeader.trim();
+  return input;
+}
+
+/** Add webhook: the form, then the ingress URL and secret shown once. */
+export function AddWebhookDialog({
+  onClose,
+  onCreated,
+  onDone,
+}: {
+  onClose: () => void;
+  onCreated: () => void;
+  onDone: (uid: string) => void;
+}): ReactNode {
+  const id = useId();
+  const client = useClient();
+  const { factory } = useRelay();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedWebhook>();
+  const change = (patch: Partial<Draft>): void => setDraft((d) => ({ ...d, ...patch }));
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setError(undefined);
+    setBusy(true);
+    try {
+      const result = await client.call('webhooks.create', toInput(draft, factory.managed));
+      setCreated(result);
+      onCreated();
+    } catch (failure) {
+      setError(toApiError(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    const close = (): void => onDone(created.webhook.uid);
+    return (
+      <Dialog title={`Webhook ${created.webhook.name} is ready`} onClose={close} wide>
+        <CreatedPanel
+          webhook={created.webhook}
+          ingressUrl={created.ingressUrl}
+          secret={created.secret}
+        />
+        <div className="dialog-actions">
+          <button type="button" className="primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  const nameError = errorFor(error, 'name');
+  const headerError = errorFor(error, 'deliveryIdHeader');
+  const placed = [
+    'name',
+    'deliveryIdHeader',
+    'signatureScheme',
+    'signatureOptions',
+    'secret',
+    'secretName',
+  ];
+  const unplaced = error && !errorFor(error, ...placed) ? error : undefined;
+  return (
+    <Dialog title="Add webhook" onClose={onClose} wide>
+      <form className="form add-webhook" onSubmit={(event) => void submit(event)} noValidate>
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input
+          id={`${id}-name`}
+          ref={(input) => input?.setAttribute('autofocus', '')}
+          value={draft.name}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="github-prod"
+          aria-invalid={nameError ? true : undefined}
+          aria-describedby={`${id}-name-hint ${id}-name-error`}
+          onChange={(event) => change({ name: event.target.value })}
+        />
+        <FieldError id={`${id}-name-error`} error={nameError} />
+        <p id={`${id}-name-hint`} className="hint">
+          Shown in the automation editor. Letters, digits, “.”, “_” or “-”.
+        </p>
+
+        <fieldset>
+          <legend>Authentication mode</legend>
+          <div className="mode-options">
+            {AUTH_MODES.map((mode) => (
+              <div key={mode} className="mode-option">
+                <input
+                  id={`${id}-mode-${mode}`}
+                  type="radio"
+                  name={`${id}-mode`}
+                  value={mode}
+                  checked={draft.authMode === mode}
+                  aria-describedby={`${id}-mode-${mode}-hint`}
+                  onChange={() => change({ authMode: mode })}
+                />
+                <div>
+                  <label htmlFor={`${id}-mode-${mode}`}>
+                    {MODE_NAMES[mode]} <code className="muted">{mode}</code>
+                  </label>
+                  <span id={`${id}-mode-${mode}-hint`} className="hint mode-hint">
+                    {MODE_HINTS[mode]}
+                  </span>
+                </div>
+              </div>
+            ))}
+          </div>
+        </fieldset>
+
+        {draft.authMode === 'signature' && (
+          <SignatureFields draft={draft} onChange={change} error={error} />
+        )}
+        <SecretFields
+          draft={draft}
+          onChange={change}
+          webhookName={draft.name}
+          signatureScheme={draft.authMode === 'signature' ? draft.scheme : null}
+          managed={factory.managed}
+          error={error}
+        />
+
+        <label htmlFor={`${id}-header`}>Delivery ID header (optional)</label>
+        <input
+          id={`${id}-header`}
+          value={draft.deliveryIdHeader}
+          spellCheck={false}
+          placeholder="X-Request-Id"
+          aria-invalid={headerError ? true : undefined}
+          aria-describedby={`${id}-header-hint ${id}-header-error`}
+          onChange={(event) => change({ deliveryIdHeader: event.target.value })}
+        />
+        <FieldError id={`${id}-header-error`} error={headerError} />
+        <p id={`${id}-header-hint`} className="hint">
+          The header in which the sender puts its own event ID. Deliveries with an ID already
+          accepted are logged as Duplicate and start no run.
+        </p>
+
+        <ErrorNote error={unplaced} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,62 @@
+import type { KeyboardEvent, ReactNode } from 'react';
+import { formatBytes, formatTime } from '../../components/format.js';
+import { LabelBadge } from '../../components/LabelBadge.js';
+import type { Delivery } from './types.js';
+
+function extra(delivery: Delivery): string | null {
+  if (delivery.duplicateOf) return `(of ${delivery.duplicateOf})`;
+  if (delivery.reason)
+    return delivery.label === 'Accepted' ? delivery.reason : `reason: ${delivery.reason}`;
+  return null;
+}
+
+/** One log entry as a single focusable line: label, ID, size, time, and why if it was refused. */
+export function DeliveryRow({
+  delivery,
+  index,
+  expanded,
+  fresh,
+  controls,
+  onToggle,
+  onArrived,
+  onKeyDown,
+}: {
+  delivery: Delivery;
+  index: number;
+  expanded: boolean;
+  fresh: boolean;
+  controls: string;
+  onToggle: () => void;
+  onArrived: () => void;
+  onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
+}): ReactNode {
+  const note = extra(delivery);
+  return (
+    <button
+      type="button"
+      className={fresh ? 'delivery-row delivery-fresh' : 'delivery-row'}
+      data-index={index}
+      data-delivery-id={delivery.id}
+      aria-expanded={expanded}
+      aria-controls={expanded ? controls : undefined}
+      onClick={onToggle}
+      onAnimationEnd={fresh ? onArrived : undefined}
+      onKeyDown={onKeyDown}
+    >
+      <span className="delivery-label">
+        <LabelBadge label={delivery.label} />
+      </span>
+      <code className="delivery-id">{delivery.id}</code>
+      <span className="delivery-size">{formatBytes(delivery.size)}</span>
+      <time className="delivery-time" dateTime={delivery.receivedAt} title={delivery.receivedAt}>
+        {formatTime(delivery.receivedAt)}
+      </time>
+      <span className="delivery-note" title={note ?? undefined}>
+        {note}
+      </span>
+      <span className="delivery-caret" aria-hidden="true">
+        {expanded ? '▾' : '▸'}
+      </span>
+    </button>
+  );
+}

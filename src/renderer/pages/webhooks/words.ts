@@ -1,0 +1,25 @@
+import type { IdentitySource } from './types.js';
+import type { AuthMode } from '../../../shared/contract/webhooks.js';
+
+/** The seed's names for the authentication modes. */
+export const MODE_NAMES: Record<AuthMode, string> = {
+  token: 'Bearer token',
+  url_token: 'URL token',
+  signature: 'Provider signature',
+};
+
+export const IDENTITY_SOURCE_NAMES: Record<IdentitySource, string> = {
+  'delivery-id-header': "the webhook's delivery ID header",
+  'provider-header': "the provider's delivery header",
+  'x-service-delivery-id': 'the X-Service-Delivery-Id header',
+  'body-sha256': 'SHA-256 of the body (no identity header was sent)',
+};
+
+/** "1 automation" / "2 automations". */
+export const plural = (count: number, one: string, many = `${one}s`): string =>
+  `${count} ${count === 1 ? one : many}`;
+
+/** A server message names its field ("name: already exists"); beside the field, the name is noise. */
+export function withoutPath(message: string, path: string | undefined): string {
+  return path && message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+}

@@ -1,0 +1,193 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
+import { waitFor } from '../support/wait.js';
+import { launchBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
+import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
+
+const COUNT = 100_000;
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A valid, time-sortable delivery ID (the ulid package is too slow for 100,000 of them). */
+function seedId(ms: number, n: number): string {
+  let time = '';
+  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
+  let tail = '';
+  for (let i = 0, r = n; i < 16; i++, r = Math.floor(r / 32)) tail = CROCKFORD[r % 32]! + tail;
+  return `dlv_${time}${tail}`;
+}
+
+const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
+
+/**
+ * A log of 100,000 entries written straight into the relay's store: the ingress would take
+ * half a day at 60 deliveries a minute. The UI reads them through the management API as usual.
+ */
+function seedLog(relay: TestRelay, uid: string): string[] {
+  const start = Date.now() - COUNT * 1000;
+  const insert = relay.core.db.prepare(`
+    INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
+                            client_address, reason, duplicate_of, replay_of)
+    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL)`);
+  const payload = relay.core.db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
+  const ids: string[] = [];
+  relay.core.db.transaction(() => {
+    for (let i = 0; i < COUNT; i++) {
+      const at = start + i * 1000;
+      const id = seedId(at, i);
+      const label = LABELS[i % LABELS.length]!;
+      const body = `{"n":${i}}`;
+      const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
+      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason);
+      if (label === 'Accepted') payload.run(id, Buffer.from(body));
+      ids.push(id);
+    }
+  })();
+  return ids;
+}
+
+describe('Recent deliveries with 100,000 entries', () => {
+  let browser: Browser;
+  let relay: TestRelay;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    relay = await startTestRelay({ uiDir: UI_DIR });
+  });
+  afterAll(async () => {
+    await relay.stop();
+    await browser.close();
+  });
+
+  it(
+    'opens at once, renders only what is on screen, pages on scroll and still goes live',
+    { timeout: 120_000 },
+    async () => {
+      const created = await relay.createWebhook({ name: 'firehose' });
+      const uid = created.webhook.uid;
+      const seeding = Date.now();
+      const ids = seedLog(relay, uid);
+      console.log(`seeded ${COUNT} deliveries in ${Date.now() - seeding} ms`);
+      const ui = await openUi(browser, { relay });
+      try {
+        const { page } = ui;
+        page.setDefaultTimeout(10_000);
+        const opened = Date.now();
+        await page.goto(`${relay.adminUrl}/#/webhooks/${uid}`);
+        const recent = recentDeliveries(page);
+        await recent.getByText('200+ deliveries, newest first').waitFor();
+        await deliveryRow(page, new RegExp(`^Rejected \\(auth\\) ${ids.at(-1)}`)).waitFor();
+        const openMs = Date.now() - opened;
+        console.log(`first page of ${COUNT} on screen after ${openMs} ms`);
+        expect(openMs).toBeLessThan(5_000);
+
+        // Every one of the 24 clock hours is full, so the sparkline counts over 80,000.
+        const spark = page
+          .getByRole('row', { name: /firehose/ })
+          .getByRole('img', { name: /^[\d,]+ deliveries in 24 h: / });
+        await spark.waitFor();
+        const summary = (await spark.getAttribute('aria-label')) ?? '';
+        expect(Number(summary.split(' ')[0]!.replace(/,/g, ''))).toBeGreaterThan(80_000);
+
+        const list = deliveryList(page);
+        const rendered = (): Promise<number> => list.getByRole('listitem').count();
+        expect(await rendered()).toBeLessThan(40);
+
+        // Scrolling to the end asks for the next page before the rows run out.
+        for (const shown of ['400+', '600+', '800+']) {
+          await list.hover();
+          await page.mouse.wheel(0, 200 * 34);
+          await recent.getByText(`${shown} deliveries, newest first`).waitFor();
+        }
+        expect(await rendered()).toBeLessThan(40);
+
+        // The keyboard walks the rows; End goes to the last loaded one.
+        const scrollTop = (): Promise<number> =>
+          page.evaluate<number>(
+            `document.querySelector('[aria-label="Deliveries, newest first"]').scrollTop`,
+          );
+        const focusedIndex = async (): Promise<number> =>
+          Number(await page.evaluate<string>('document.activeElement?.dataset.index ?? "-1"'));
+        await list.getByRole('button').first().focus();
+        await page.keyboard.press('End');
+        const last = await waitFor(async () => {
+          const index = await focusedIndex();
+          return index >= 799 ? index : null;
+        }, 'End to focus the last loaded row');
+        await page.keyboard.press('ArrowUp');
+        await waitFor(async () => (await focusedIndex()) === last - 1, 'ArrowUp to move focus');
+        await page.keyboard.press('Enter');
+        const expanded = list.locator('[aria-expanded="true"]');
+        const expandedId = await expanded.getAttribute('data-delivery-id');
+        expect(expandedId).toBe(ids[COUNT - last]);
+        await page.getByRole('region', { name: `Delivery ${expandedId}` }).waitFor();
+
+        // Far down the log, a new delivery still arrives live, on top, without moving the view.
+        const status =
+          (await recent.getByText(/^\d+\+ deliveries, newest first/).textContent()) ?? '';
+        const loaded = Number(/^(\d+)/.exec(status)?.[1]);
+        const before = await scrollTop();
+        const sent = await postDelivery(
+          created.ingressUrl,
+          '{"late":true}',
+          bearer(created.secret),
+        );
+        await recent.getByText(`${loaded + 1}+ deliveries, newest first`).waitFor();
+        const after = await scrollTop();
+        expect(after - before).toBe(34);
+        await list.hover();
+        await page.mouse.wheel(0, -1_000_000);
+        await deliveryRow(page, new RegExp(`^Accepted ${sent.body.delivery_id}`)).waitFor();
+        await screenshot(page, 'webhooks-large-log');
+      } finally {
+        await ui.close();
+      }
+    },
+  );
+
+  it('shows a 256 KB payload as a tree at once, opens its slices on request and searches it', async () => {
+    const created = await relay.createWebhook({ name: 'big-bodies' });
+    const items = Array.from({ length: 2500 }, (_, i) => ({
+      id: i,
+      name: `item-${i}`,
+      tags: ['a', 'b'],
+      nested: { deep: { value: i * 2 } },
+    }));
+    const head = JSON.stringify({ items }).slice(0, -1);
+    const padding = 262_144 - head.length - ',"pad":""}'.length;
+    const body = `${head},"pad":"${'x'.repeat(padding)}"}`;
+    expect(Buffer.byteLength(body)).toBe(262_144);
+    const sent = await postDelivery(created.ingressUrl, body, bearer(created.secret));
+    expect(sent.status).toBe(202);
+    const ui = await openUi(browser, { relay });
+    try {
+      const { page } = ui;
+      page.setDefaultTimeout(10_000);
+      const started = Date.now();
+      await page.goto(
+        `${relay.adminUrl}/#/webhooks/${created.webhook.uid}/${sent.body.delivery_id}`,
+      );
+      const tree = page
+        .getByRole('region', { name: `Delivery ${sent.body.delivery_id}` })
+        .getByRole('tabpanel');
+      await tree.getByRole('button', { name: 'Show 200 more of 2300 not shown' }).waitFor();
+      const shownMs = Date.now() - started;
+      console.log(`256 KB payload shown as a tree after ${shownMs} ms`);
+      expect(shownMs).toBeLessThan(5_000);
+      await expect(tree.getByRole('button', { name: /^\d+:$/ }).count()).resolves.toBe(200);
+      await tree.getByRole('button', { name: 'Show 200 more of 2300 not shown' }).click();
+      await expect(tree.getByRole('button', { name: /^\d+:$/ }).count()).resolves.toBe(400);
+
+      await tree.getByLabel('Search the payload').fill('item-2499');
+      await tree.getByText('1 match').waitFor();
+      await tree.getByText('"item-2499"').waitFor();
+      await expect(tree.getByRole('button', { name: /^\d+:$/ }).count()).resolves.toBe(1);
+      await tree.getByRole('button', { name: 'Copy path of items[2499].name' }).click();
+      await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(
+        'items[2499].name',
+      );
+      await screenshot(page, 'webhooks-large-payload-search');
+    } finally {
+      await ui.close();
+    }
+  });
+});
