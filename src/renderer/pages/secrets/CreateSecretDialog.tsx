@@ -7,7 +7,7 @@ import { Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from '../settings/Field.js';
+import { errorAt, Field, unclaimed } from '../../components/Field.js';
 
 type Revealed = MethodOutput<'secrets.create'>;
 

@@ -6,7 +6,7 @@ import { onChanged, useCall } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { BlockNote } from '../settings/Field.js';
+import { BlockNote } from '../../components/Field.js';
 import { CreateSecretDialog } from './CreateSecretDialog.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
 import { SecretsTable } from './SecretsTable.js';

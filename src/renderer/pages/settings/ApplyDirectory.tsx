@@ -6,7 +6,7 @@ import { toApiError } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from './Field.js';
+import { errorAt, Field, unclaimed } from '../../components/Field.js';
 import { PlanTable, planSummary, type SyncResult } from './PlanTable.js';
 
 function deletions(plan: SyncResult): string {

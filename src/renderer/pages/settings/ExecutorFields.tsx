@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../../shared/errors.js';
 import type { ExecutorDraft } from './executor-form.js';
-import { errorAt, Field } from './Field.js';
+import { errorAt, Field } from '../../components/Field.js';
 
 type TextKey = {
   [K in keyof ExecutorDraft]: ExecutorDraft[K] extends string ? K : never;

@@ -7,7 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { draftOf, executorOf, KIND_TEXT, type ExecutorDraft } from './executor-form.js';
 import { CommandFields, HttpFields } from './ExecutorFields.js';
-import { errorAt } from './Field.js';
+import { errorAt } from '../../components/Field.js';
 
 const FIELD_PATHS = [
   'command',

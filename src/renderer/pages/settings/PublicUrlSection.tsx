@@ -5,7 +5,7 @@ import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from './Field.js';
+import { errorAt, Field, unclaimed } from '../../components/Field.js';
 
 /** The base every ingress URL is shown with; blank means the ingress listener's own address. */
 export function PublicUrlSection({

@@ -9,7 +9,7 @@ import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from './Field.js';
+import { errorAt, Field, unclaimed } from '../../components/Field.js';
 
 function whole(text: string, path: string): number {
   if (!/^\s*\d+\s*$/.test(text)) {

@@ -4,7 +4,7 @@ import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { DefinitionsSection } from './DefinitionsSection.js';
 import { ExecutorSection } from './ExecutorSection.js';
-import { BlockNote } from './Field.js';
+import { BlockNote } from '../../components/Field.js';
 import { PublicUrlSection } from './PublicUrlSection.js';
 import { RetentionSection } from './RetentionSection.js';
 import { TokensSection } from './TokensSection.js';

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../../shared/errors.js';
+import { errorAt } from '../../components/Field.js';
 import { withoutPath } from './words.js';
 
 /** Which fields a server error belongs to: its path, or the path's first segment. */
 export function errorFor(error: ApiError | undefined, ...paths: string[]): ApiError | undefined {
-  if (!error?.path) return undefined;
-  return paths.some((p) => error.path === p || error.path?.startsWith(`${p}.`)) ? error : undefined;
+  return paths.some((path) => errorAt(error, path) !== undefined) ? error : undefined;
 }
 
 /** A server validation error shown beside the field it names (`id` for aria-describedby). */

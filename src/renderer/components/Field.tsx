@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import type { ApiError } from '../../../shared/errors.js';
+import type { ApiError } from '../../shared/errors.js';
 import './field.css';
 
 export interface FieldControlProps {
