@@ -4,6 +4,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
 import { Dialog } from '../../components/Dialog.js';
+import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
@@ -40,18 +41,13 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
 
   if (created) {
     return (
-      <Dialog title="Secret created" onClose={onClose}>
+      <DoneDialog title="Secret created" onClose={onClose}>
         <p>
           Team secret <strong>{created.secret.name}</strong>, fingerprint{' '}
           <code>{created.secret.fingerprint}</code>. Give it to a webhook as its secret name.
         </p>
         <OneTimeValue values={[{ label: 'Secret', value: created.value }]} />
-        <div className="dialog-actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </DoneDialog>
     );
   }
 

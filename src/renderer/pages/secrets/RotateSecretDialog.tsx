@@ -3,7 +3,7 @@ import type { MethodOutput } from '../../../shared/contract/index.js';
 import type { TeamSecret } from '../../../shared/contract/secrets.js';
 import { useClient } from '../../app/client-context.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { Dialog } from '../../components/Dialog.js';
+import { DoneDialog } from '../../components/DoneDialog.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
 import { UsedByList } from './UsedByList.js';
@@ -26,18 +26,13 @@ export function RotateSecretDialog({
 
   if (rotated) {
     return (
-      <Dialog title="Secret rotated" onClose={onClose}>
+      <DoneDialog title="Secret rotated" onClose={onClose}>
         <p>
           <strong>{rotated.secret.name}</strong> has a new value (fingerprint{' '}
           <code>{rotated.secret.fingerprint}</code>). The old value is refused from now on.
         </p>
         <OneTimeValue values={[{ label: 'Secret', value: rotated.value }]} />
-        <div className="dialog-actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </DoneDialog>
     );
   }
 

@@ -4,6 +4,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
 import { Dialog } from '../../components/Dialog.js';
+import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
@@ -41,7 +42,7 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
 
   if (created) {
     return (
-      <Dialog title="Token created" onClose={onClose}>
+      <DoneDialog title="Token created" onClose={onClose}>
         <p>
           <strong>{created.token.name}</strong> has the <strong>{created.token.role}</strong> role.
           Send it as <code>Authorization: Bearer …</code>, or sign in to the UI with it.
@@ -50,12 +51,7 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
           values={[{ label: 'Admin token', value: created.value }]}
           warning="You will not see this token again. Copy it now."
         />
-        <div className="dialog-actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </DoneDialog>
     );
   }
 

@@ -3,6 +3,7 @@ import { useClient } from '../../app/client-context.js';
 import { useRelay } from '../../app/relay-context.js';
 import { toApiError } from '../../app/use-call.js';
 import { Dialog } from '../../components/Dialog.js';
+import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import type { MethodInput } from '../../../shared/contract/index.js';
 import { AUTH_MODES, type AuthMode } from '../../../shared/contract/webhooks.js';
@@ -104,18 +105,13 @@ export function AddWebhookDialog({
   if (created) {
     const close = (): void => onDone(created.webhook.uid);
     return (
-      <Dialog title={`Webhook ${created.webhook.name} is ready`} onClose={close} wide>
+      <DoneDialog title={`Webhook ${created.webhook.name} is ready`} onClose={close} wide>
         <CreatedPanel
           webhook={created.webhook}
           ingressUrl={created.ingressUrl}
           secret={created.secret}
         />
-        <div className="dialog-actions">
-          <button type="button" className="primary" onClick={close}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </DoneDialog>
     );
   }
 

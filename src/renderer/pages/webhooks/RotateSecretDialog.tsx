@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useClient } from '../../app/client-context.js';
 import { useCall } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
-import { Dialog } from '../../components/Dialog.js';
+import { DoneDialog } from '../../components/DoneDialog.js';
 import { useToast } from '../../components/toasts.js';
 import type { MethodOutput } from '../../../shared/contract/index.js';
 import { CreatedPanel } from './CreatedPanel.js';
@@ -29,14 +29,9 @@ export function RotateSecretDialog({
 
   if (result) {
     return (
-      <Dialog title={`New secret for ${webhook.name}`} onClose={onClose} wide>
+      <DoneDialog title={`New secret for ${webhook.name}`} onClose={onClose} wide>
         <CreatedPanel webhook={webhook} ingressUrl={result.ingressUrl} secret={result.secret} />
-        <div className="dialog-actions">
-          <button type="button" className="primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </Dialog>
+      </DoneDialog>
     );
   }
 
