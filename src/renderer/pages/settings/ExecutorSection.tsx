@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { draftOf, executorOf, KIND_TEXT, type ExecutorDraft } from './executor-form.js';
 import { CommandFields, HttpFields } from './ExecutorFields.js';
+import { SaveRow } from './SaveRow.js';
 import { errorAt } from '../../components/Field.js';
 
 const FIELD_PATHS = [
@@ -75,19 +76,14 @@ function ExecutorForm({
         </fieldset>
         {draft.kind === 'command' && <CommandFields draft={draft} error={error} set={set} />}
         {draft.kind === 'http' && <HttpFields draft={draft} error={error} set={set} />}
-        <ErrorNote error={shownAtField ? undefined : error} />
-        <div className="actions">
-          <button
-            type="submit"
-            className="primary"
-            disabled={busy}
-            title={writeBlock ?? undefined}
-            aria-label="Save run executor"
-          >
-            Save
-          </button>
+        <SaveRow
+          what="run executor"
+          busy={busy}
+          writeBlock={writeBlock}
+          error={shownAtField ? undefined : error}
+        >
           <span className="hint">Runs already running keep the executor they started with.</span>
-        </div>
+        </SaveRow>
       </fieldset>
     </form>
   );

@@ -3,8 +3,8 @@ import type { Settings } from '../../../shared/contract/relay.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
+import { SaveRow } from './SaveRow.js';
 import { errorAt, Field, unclaimed } from '../../components/Field.js';
 
 /** The base every ingress URL is shown with; blank means the ingress listener's own address. */
@@ -65,18 +65,12 @@ export function PublicUrlSection({
               />
             )}
           </Field>
-          <ErrorNote error={unclaimed(error, ['publicUrl'])} />
-          <div className="actions">
-            <button
-              type="submit"
-              className="primary"
-              disabled={busy}
-              title={writeBlock ?? undefined}
-              aria-label="Save public base URL"
-            >
-              Save
-            </button>
-          </div>
+          <SaveRow
+            what="public base URL"
+            busy={busy}
+            writeBlock={writeBlock}
+            error={unclaimed(error, ['publicUrl'])}
+          />
         </fieldset>
       </form>
     </section>

@@ -7,8 +7,8 @@ import {
 import { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
+import { SaveRow } from './SaveRow.js';
 import { errorAt, Field, unclaimed } from '../../components/Field.js';
 
 function whole(text: string, path: string): number {
@@ -95,18 +95,12 @@ export function RetentionSection({
               )}
             </Field>
           </div>
-          <ErrorNote error={unclaimed(error, ['retentionDays', 'retentionMinPerWebhook'])} />
-          <div className="actions">
-            <button
-              type="submit"
-              className="primary"
-              disabled={busy}
-              title={writeBlock ?? undefined}
-              aria-label="Save retention"
-            >
-              Save
-            </button>
-          </div>
+          <SaveRow
+            what="retention"
+            busy={busy}
+            writeBlock={writeBlock}
+            error={unclaimed(error, ['retentionDays', 'retentionMinPerWebhook'])}
+          />
         </fieldset>
       </form>
     </section>
