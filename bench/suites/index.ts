@@ -1,5 +1,6 @@
 import { filterSuite } from './filter.js';
 import { ingressSuite } from './ingress.js';
+import { uiSuite } from './ui.js';
 
 export interface BenchSuite {
   name: string;
@@ -7,4 +8,4 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite];
+export const suites: BenchSuite[] = [filterSuite, ingressSuite, uiSuite];

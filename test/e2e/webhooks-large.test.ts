@@ -1,50 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
+import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
 import { launchBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
 
 const COUNT = 100_000;
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** A valid, time-sortable delivery ID (the ulid package is too slow for 100,000 of them). */
-function seedId(ms: number, n: number): string {
-  let time = '';
-  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
-  let tail = '';
-  for (let i = 0, r = n; i < 16; i++, r = Math.floor(r / 32)) tail = CROCKFORD[r % 32]! + tail;
-  return `dlv_${time}${tail}`;
-}
-
-const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
-
-/**
- * A log of 100,000 entries written straight into the relay's store: the ingress would take
- * half a day at 60 deliveries a minute. The UI reads them through the management API as usual.
- */
-function seedLog(relay: TestRelay, uid: string): string[] {
-  const start = Date.now() - COUNT * 1000;
-  const insert = relay.core.db.prepare(`
-    INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                            client_address, reason, duplicate_of, replay_of)
-    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL)`);
-  const payload = relay.core.db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
-  const ids: string[] = [];
-  relay.core.db.transaction(() => {
-    for (let i = 0; i < COUNT; i++) {
-      const at = start + i * 1000;
-      const id = seedId(at, i);
-      const label = LABELS[i % LABELS.length]!;
-      const body = `{"n":${i}}`;
-      const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
-      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason);
-      if (label === 'Accepted') payload.run(id, Buffer.from(body));
-      ids.push(id);
-    }
-  })();
-  return ids;
-}
 
 describe('Recent deliveries with 100,000 entries', () => {
   let browser: Browser;
@@ -65,7 +27,7 @@ describe('Recent deliveries with 100,000 entries', () => {
       const created = await relay.createWebhook({ name: 'firehose' });
       const uid = created.webhook.uid;
       const seeding = Date.now();
-      const ids = seedLog(relay, uid);
+      const ids = seedLog(relay.core.db, uid, COUNT);
       console.log(`seeded ${COUNT} deliveries in ${Date.now() - seeding} ms`);
       const ui = await openUi(browser, { relay });
       try {

@@ -1,0 +1,183 @@
+/**
+ * The operator's UI in headless Chromium (Debian's, through playwright-core), against a real relay:
+ *   1. Time to the first rendered row of Recent deliveries for a webhook with 100,000 stored
+ *      deliveries, against the same page for a webhook with 50 (the baseline). Target < 300 ms.
+ *   2. Time to open a 256 KB payload as a tree, against a 1 KB payload. Target < 200 ms.
+ * Times are taken inside the page (performance.now()), from navigation start or from the click,
+ * to the animation frame in which the row or the tree is in the DOM. Medians of several rounds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startCore, type Core } from '../../src/main/core.js';
+import { silentLogger } from '../../src/main/log.js';
+import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
+import { seedLog } from '../../test/support/seed-log.js';
+import type { BenchSuite } from './index.js';
+
+const ROUNDS = 7;
+const LARGE_LOG = 100_000;
+const SMALL_LOG = 50;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function admin<T>(core: Core, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${core.adminUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${core.adminToken.value}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+type Created = { webhook: { uid: string }; secret: string; ingressUrl: string };
+
+async function deliver(webhook: Created, body: string): Promise<string> {
+  const response = await fetch(webhook.ingressUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${webhook.secret}` },
+    body,
+  });
+  const answer = (await response.json()) as { delivery_id?: string };
+  if (response.status !== 202 || !answer.delivery_id)
+    throw new Error(`ingress: ${response.status}`);
+  return answer.delivery_id;
+}
+
+/** A JSON body of exactly `bytes` bytes, shaped like a real event: a list of records plus padding. */
+function payloadOf(bytes: number): string {
+  const items = Array.from({ length: Math.floor(bytes / 110) }, (_, i) => ({
+    id: i,
+    name: `item-${i}`,
+    tags: ['a', 'b'],
+    nested: { deep: { value: i * 2 } },
+  }));
+  const head = JSON.stringify({ items }).slice(0, -1);
+  const padding = bytes - head.length - ',"pad":""}'.length;
+  return `${head},"pad":"${'x'.repeat(padding)}"}`;
+}
+
+/** Navigation start → the frame in which the first row of Recent deliveries exists. */
+async function firstRowMs(page: Page, adminUrl: string, uid: string): Promise<number> {
+  await page.goto('about:blank');
+  // Polling starts as soon as the document exists, so the frame measured is the row's own.
+  await page.goto(`${adminUrl}/#/webhooks/${uid}`, { waitUntil: 'commit' });
+  return untilFrame(
+    page,
+    `document.querySelector('[aria-label="Deliveries, newest first"] [data-delivery-id]')`,
+  );
+}
+
+/**
+ * Runs in the page until `condition` holds in an animation frame; answers performance.now() then.
+ * Page code is text: this file is type-checked for Node (no DOM), and Runtime.evaluate is not
+ * bound by the UI's CSP, which forbids the eval that waitForFunction would need.
+ */
+function untilFrame(page: Page, condition: string, prelude = ''): Promise<number> {
+  return page.evaluate<number>(`(async () => {
+    ${prelude}
+    for (;;) {
+      await new Promise(requestAnimationFrame);
+      if (${condition}) return performance.now();
+    }
+  })()`);
+}
+
+/** Click on the row → the frame in which the payload tree shows its first node. */
+async function openPayloadMs(
+  page: Page,
+  adminUrl: string,
+  uid: string,
+  id: string,
+): Promise<number> {
+  await page.goto('about:blank');
+  await page.goto(`${adminUrl}/#/webhooks/${uid}`);
+  const row = page.locator(`[data-delivery-id="${id}"]`);
+  await row.waitFor();
+  const started = await page.evaluate<number>(
+    `(() => { const t = performance.now(); document.querySelector('[data-delivery-id="${id}"]').click(); return t; })()`,
+  );
+  const shown = await untilFrame(
+    page,
+    `document.querySelector('[aria-label="Delivery ${id}"] .json-root li')`,
+  );
+  return shown - started;
+}
+
+export const uiSuite: BenchSuite = {
+  name: 'ui (Chromium)',
+  async run() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hookport-bench-ui-'));
+    const core = await startCore({
+      dataDir,
+      ingress: { host: '127.0.0.1', port: 0 },
+      admin: { port: 0 },
+      log: silentLogger,
+      uiDir: UI_DIR,
+      secretBackend: 'file',
+      adminTokenFromEnv: undefined,
+      masterKeyFromEnv: undefined,
+    });
+    const browser = await launchBrowser();
+    try {
+      const small = await admin<Created>(core, '/api/webhooks', { name: 'small-log' });
+      const large = await admin<Created>(core, '/api/webhooks', { name: 'large-log' });
+      const bodies = await admin<Created>(core, '/api/webhooks', { name: 'bodies' });
+      seedLog(core.db, small.webhook.uid, SMALL_LOG);
+      const seeding = process.hrtime.bigint();
+      seedLog(core.db, large.webhook.uid, LARGE_LOG);
+      const seededMs = Number(process.hrtime.bigint() - seeding) / 1e6;
+      const kb1 = await deliver(bodies, payloadOf(1024));
+      const kb256 = await deliver(bodies, payloadOf(262_144));
+
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${core.adminUrl}/login?token=${core.adminToken.value}`);
+      // One warm-up of each, so that the first round does not time the browser's own start.
+      await firstRowMs(page, core.adminUrl!, small.webhook.uid);
+      await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb1);
+
+      const rows = { small: [] as number[], large: [] as number[] };
+      const opens = { kb1: [] as number[], kb256: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        rows.small.push(await firstRowMs(page, core.adminUrl!, small.webhook.uid));
+        rows.large.push(await firstRowMs(page, core.adminUrl!, large.webhook.uid));
+        opens.kb1.push(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb1));
+        opens.kb256.push(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb256));
+      }
+      await context.close();
+
+      const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
+      console.log(
+        `(${LARGE_LOG.toLocaleString('en-US')} deliveries seeded in ${fmt(seededMs)}; medians of ${ROUNDS} rounds)`,
+      );
+      console.log('| measure | baseline | measured | ratio | target |');
+      console.log('| --- | --- | --- | --- | --- |');
+      const line = (what: string, base: number[], value: number[], target: string): void => {
+        const ratio = median(value) / median(base);
+        console.log(
+          `| ${what} | ${fmt(median(base))} | ${fmt(median(value))} | ${ratio.toFixed(2)} | ${target} |`,
+        );
+      };
+      line(
+        `first row of Recent deliveries: ${LARGE_LOG.toLocaleString('en-US')} vs ${SMALL_LOG} stored`,
+        rows.small,
+        rows.large,
+        '< 300 ms',
+      );
+      line('open a payload as a tree: 256 KB vs 1 KB', opens.kb1, opens.kb256, '< 200 ms');
+    } finally {
+      await browser.close();
+      await core.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,42 @@
+import type { Db } from '../../src/main/store/db.js';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A valid, time-sortable delivery ID (the ulid package is too slow for 100,000 of them). */
+function seedId(ms: number, n: number): string {
+  let time = '';
+  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
+  let tail = '';
+  for (let i = 0, r = n; i < 16; i++, r = Math.floor(r / 32)) tail = CROCKFORD[r % 32]! + tail;
+  return `dlv_${time}${tail}`;
+}
+
+const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
+
+/**
+ * A log of `count` entries, one a second up to now, written straight into the relay's store: the
+ * ingress would take days at 60 deliveries a minute. The UI reads them through the API as usual.
+ * Returns the IDs, oldest first.
+ */
+export function seedLog(db: Db, uid: string, count: number): string[] {
+  const start = Date.now() - count * 1000;
+  const insert = db.prepare(`
+    INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
+                            client_address, reason, duplicate_of, replay_of)
+    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL)`);
+  const payload = db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
+  const ids: string[] = [];
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const at = start + i * 1000;
+      const id = seedId(at, i);
+      const label = LABELS[i % LABELS.length]!;
+      const body = `{"n":${i}}`;
+      const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
+      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason);
+      if (label === 'Accepted') payload.run(id, Buffer.from(body));
+      ids.push(id);
+    }
+  })();
+  return ids;
+}
