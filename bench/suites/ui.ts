@@ -81,9 +81,8 @@ async function firstRowMs(page: Page, adminUrl: string, uid: string): Promise<nu
  * Page code is text: this file is type-checked for Node (no DOM), and Runtime.evaluate is not
  * bound by the UI's CSP, which forbids the eval that waitForFunction would need.
  */
-function untilFrame(page: Page, condition: string, prelude = ''): Promise<number> {
+function untilFrame(page: Page, condition: string): Promise<number> {
   return page.evaluate<number>(`(async () => {
-    ${prelude}
     for (;;) {
       await new Promise(requestAnimationFrame);
       if (${condition}) return performance.now();
