@@ -1,30 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipcInvokeChannel, type BridgeResult } from '../../../src/shared/bridge.js';
+import { contractRequest } from '../../../src/shared/contract/http-request.js';
 import type { ApiErrorBody } from '../../../src/shared/errors.js';
-import { contract, methodNames, type MethodName } from '../../../src/shared/contract/index.js';
-import { registerContractHandlers, type IpcMainLike } from '../../../src/main/ipc/ipc-transport.js';
+import {
+  contract,
+  methodNames,
+  type MethodInput,
+  type MethodName,
+} from '../../../src/shared/contract/index.js';
+import { registerContractHandlers } from '../../../src/main/ipc/ipc-transport.js';
 import { silentLogger } from '../../../src/main/log.js';
+import { IpcMainStandIn } from '../../support/ipc-main-stand-in.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
-
-type Listener = Parameters<IpcMainLike['handle']>[1];
-type IpcMainInvokeEvent = Parameters<Listener>[0];
-
-/** Electron's ipcMain is a boundary we do not own: this stand-in records handlers and invokes them. */
-class IpcMainStandIn implements IpcMainLike {
-  readonly handlers = new Map<string, Listener>();
-  handle(channel: string, listener: Listener): void {
-    if (this.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
-    this.handlers.set(channel, listener);
-  }
-  removeHandler(channel: string): void {
-    this.handlers.delete(channel);
-  }
-  invoke(method: MethodName, ...args: unknown[]): Promise<BridgeResult> {
-    const handler = this.handlers.get(ipcInvokeChannel(method));
-    if (!handler) throw new Error(`no handler for ${method}`);
-    return handler({} as IpcMainInvokeEvent, ...args);
-  }
-}
 
 /** The same call over HTTP, built from the contract's route the way the UI's client does. */
 async function overHttp(
@@ -32,19 +19,11 @@ async function overHttp(
   method: MethodName,
   input: Record<string, unknown>,
 ): Promise<BridgeResult> {
-  const { http } = contract[method];
-  const rest = { ...input };
-  const path = http.path.replace(/:(\w+)/g, (_m, name: string) => {
-    const value = String(rest[name]);
-    delete rest[name];
-    return encodeURIComponent(value);
-  });
-  const inQuery = http.method === 'GET' || http.method === 'DELETE';
-  const query = inQuery ? new URLSearchParams(rest as Record<string, string>).toString() : '';
+  const request = contractRequest(method, input as MethodInput<typeof method>);
   const response = await relay.api<{ error?: ApiErrorBody }>(
-    http.method,
-    query ? `${path}?${query}` : path,
-    inQuery ? undefined : rest,
+    request.method,
+    request.pathAndQuery,
+    request.body,
   );
   return response.status < 400
     ? { ok: true, value: response.body }
