@@ -1,8 +1,9 @@
+// The base sheet first, so that each page's own sheet (imported with the page) refines it.
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
 import { pickClient } from './client/pick-client.js';
-import './styles.css';
 
 const root = document.getElementById('root');
 if (root) {
