@@ -29,6 +29,7 @@ import { TeamSecrets } from './secrets/team-secrets.js';
 import { createManagementService, type ServiceHandlers } from './service/index.js';
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
+import { deliveryJson } from './service/to-json.js';
 import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
@@ -125,18 +126,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     onError: (error) =>
       log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
     onCommit: (committed) => {
-      for (const d of committed) {
-        events.emit({
-          type: 'delivery',
-          delivery: {
-            id: d.id,
-            webhookUid: d.webhookUid,
-            label: d.label,
-            receivedAt: new Date(d.receivedAt).toISOString(),
-            runIds: d.runIds,
-          },
-        });
-      }
+      for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
       if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
     },
   });

@@ -1,6 +1,6 @@
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
-import type { IdentitySource } from './deliveries-repo.js';
+import type { DeliveryRecord, IdentitySource } from './deliveries-repo.js';
 
 /** A run to queue if, and only if, the delivery is accepted (not a duplicate). */
 export interface PlannedRun {
@@ -42,14 +42,8 @@ export interface RejectionItem {
   identitySource: IdentitySource | null;
 }
 
-/** What listeners hear once a batch is on disk. */
-export interface CommittedDelivery {
-  id: string;
-  webhookUid: string;
-  label: DeliveryLabel;
-  receivedAt: number;
-  runIds: string[];
-}
+/** What listeners hear once a batch is on disk: the log entry as the API shows it. */
+export type CommittedDelivery = DeliveryRecord;
 
 type Pending =
   | {
@@ -99,7 +93,12 @@ export class DeliveryWriter {
       INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
       VALUES (?, ?, ?, ?, 'queued', ?, ?)`);
 
-    const acceptOne = (item: AcceptItem): AcceptOutcome => {
+    const write = (row: DeliveryRecord): DeliveryRecord => {
+      insertDelivery.run(row);
+      return row;
+    };
+
+    const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
       const base = {
         id: item.id,
         webhookUid: item.webhookUid,
@@ -113,23 +112,29 @@ export class DeliveryWriter {
       if (!item.replayOf) {
         const previous = findKey.get(item.webhookUid, item.identity);
         if (previous && previous.accepted_at > item.receivedAt - this.options.dedupeWindowMs) {
-          insertDelivery.run({
+          const row = write({
             ...base,
             label: 'Duplicate',
             reason: null,
             duplicateOf: previous.delivery_id,
+            runIds: [],
           });
-          return { label: 'Duplicate', deliveryId: item.id, duplicateOf: previous.delivery_id };
+          return {
+            outcome: { label: 'Duplicate', deliveryId: item.id, duplicateOf: previous.delivery_id },
+            row,
+          };
         }
         upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
       }
-      insertDelivery.run({
+      const runIds = item.runs.map((r) => r.id);
+      const row = write({
         ...base,
         label: 'Accepted',
         reason: item.replayOf
           ? `replay of ${item.replayOf} (duplicate check skipped on purpose)`
           : null,
         duplicateOf: null,
+        runIds,
       });
       insertPayload.run(item.id, item.body);
       for (const run of item.runs) {
@@ -142,7 +147,7 @@ export class DeliveryWriter {
           item.receivedAt,
         );
       }
-      return { label: 'Accepted', deliveryId: item.id, runIds: item.runs.map((r) => r.id) };
+      return { outcome: { label: 'Accepted', deliveryId: item.id, runIds }, row };
     };
 
     this.commitBatch = db.transaction((batch: Pending[]) => {
@@ -150,29 +155,11 @@ export class DeliveryWriter {
       const committed: CommittedDelivery[] = [];
       for (const pending of batch) {
         if (pending.kind === 'accept') {
-          const outcome = acceptOne(pending.item);
+          const { outcome, row } = acceptOne(pending.item);
           outcomes.push(outcome);
-          committed.push({
-            id: pending.item.id,
-            webhookUid: pending.item.webhookUid,
-            label: outcome.label,
-            receivedAt: pending.item.receivedAt,
-            runIds: outcome.label === 'Accepted' ? outcome.runIds : [],
-          });
+          committed.push(row);
         } else {
-          const r = pending.item;
-          insertDelivery.run({
-            ...r,
-            duplicateOf: null,
-            replayOf: null,
-          });
-          committed.push({
-            id: r.id,
-            webhookUid: r.webhookUid,
-            label: r.label,
-            receivedAt: r.receivedAt,
-            runIds: [],
-          });
+          committed.push(write({ ...pending.item, duplicateOf: null, replayOf: null, runIds: [] }));
         }
       }
       return { outcomes, committed };

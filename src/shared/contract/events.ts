@@ -1,18 +1,10 @@
 import { z } from 'zod';
-import { DELIVERY_LABELS } from '../labels.js';
+import { deliverySchema } from './deliveries.js';
 
 /** Pushed to the UI (server-sent events over HTTP, IPC events in the desktop app). */
 export const relayEventSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('delivery'),
-    delivery: z.object({
-      id: z.string(),
-      webhookUid: z.string(),
-      label: z.enum(DELIVERY_LABELS),
-      receivedAt: z.string(),
-      runIds: z.array(z.string()),
-    }),
-  }),
+  /** A new log entry, exactly as `deliveries.list` shows it, so a live list needs no read. */
+  z.object({ type: z.literal('delivery'), delivery: deliverySchema }),
   z.object({
     type: z.literal('run'),
     run: z.object({

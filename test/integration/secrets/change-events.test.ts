@@ -1,37 +1,23 @@
-import { request, type IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openEventStream, type EventStream } from '../../support/event-stream.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
 /** The UI's secrets page refreshes from the event stream; the stream must never carry a value. */
 describe('secret changes on the event stream', () => {
   let relay: TestRelay;
-  let stream: IncomingMessage;
-  let received = '';
+  let stream: EventStream;
   beforeEach(async () => {
     relay = await startTestRelay();
-    received = '';
-    stream = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(`${relay.adminUrl}/api/events`, {
-        headers: { authorization: `Bearer ${relay.adminToken}` },
-      });
-      req.on('response', resolve).on('error', reject).end();
-    });
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => (received += chunk));
-    await waitFor(() => received.includes(': connected'), 'the event stream to open');
+    stream = await openEventStream(relay);
   });
   afterEach(async () => {
-    stream.destroy();
+    stream.close();
     await relay.stop();
   });
 
   const secretEvents = (): unknown[] =>
-    received
-      .split('\n')
-      .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice('data: '.length)) as { resource?: string })
-      .filter((event) => event.resource === 'secrets');
+    stream.events().filter((event) => event.type === 'changed' && event.resource === 'secrets');
 
   it('announces create, rotate and delete, each without the value', async () => {
     const created = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'watched' });
@@ -46,8 +32,8 @@ describe('secret changes on the event stream', () => {
       { type: 'changed', resource: 'secrets' },
       { type: 'changed', resource: 'secrets' },
     ]);
-    expect(received).not.toContain(created.body.value);
-    expect(received).not.toContain(rotated.body.value);
+    expect(stream.raw()).not.toContain(created.body.value);
+    expect(stream.raw()).not.toContain(rotated.body.value);
   });
 
   it('announces nothing for a refused write', async () => {

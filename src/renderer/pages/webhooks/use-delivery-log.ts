@@ -74,7 +74,8 @@ function appendOlder(items: Delivery[], older: Delivery[]): Delivery[] {
 
 /**
  * A webhook's delivery log, page by page (`before` cursor), with deliveries that arrive while it
- * is open inserted in place: one `deliveries.get` per live event, no polling.
+ * is open inserted in place from the live events themselves (they carry the whole entry): no
+ * polling, no read per event.
  */
 export function useDeliveryLog(query: LogQuery) {
   const client = useClient();
@@ -148,26 +149,18 @@ export function useDeliveryLog(query: LogQuery) {
 
   useRelayEvents((event) => {
     if (event.type !== 'delivery' || event.delivery.webhookUid !== query.uid) return;
-    const forKey = key;
-    client.call('deliveries.get', { id: event.delivery.id }).then(
-      (entry) => {
-        const delivery = strip(entry);
-        if (!matches(JSON.parse(forKey) as LogQuery, delivery)) return;
-        if (early.current.key !== forKey) early.current = { key: forKey, items: [] };
-        early.current.items = [...early.current.items.slice(-49), delivery];
-        setState((prev) =>
-          prev?.key === forKey
-            ? {
-                ...prev,
-                items: insert(prev.items, delivery),
-                fresh: new Set([...prev.fresh, delivery.id]),
-              }
-            : prev,
-        );
-      },
-      () => {
-        // Pruned or deleted between the event and the read: nothing to show.
-      },
+    const delivery = event.delivery;
+    if (!matches(query, delivery)) return;
+    if (early.current.key !== key) early.current = { key, items: [] };
+    early.current.items = [...early.current.items.slice(-49), delivery];
+    setState((prev) =>
+      prev?.key === key
+        ? {
+            ...prev,
+            items: insert(prev.items, delivery),
+            fresh: new Set([...prev.fresh, delivery.id]),
+          }
+        : prev,
     );
   });
 

@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RelayEvent } from '../../../src/shared/contract/events.js';
+import { getDelivery } from '../../support/deliveries.js';
+import { openEventStream, type EventStream } from '../../support/event-stream.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
+
+type DeliveryEvent = Extract<RelayEvent, { type: 'delivery' }>;
+
+/** Recent deliveries goes live from these events alone: each carries the whole log entry. */
+describe('delivery events on the event stream', () => {
+  let relay: TestRelay;
+  let stream: EventStream;
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    stream = await openEventStream(relay);
+  });
+  afterEach(async () => {
+    stream.close();
+    await relay.stop();
+  });
+
+  it('carry each new entry exactly as the API reads it, without the payload or a credential', async () => {
+    const { ingressUrl, secret } = await relay.createWebhook({ name: 'watched' });
+    const headers = { ...bearer(secret), 'x-service-delivery-id': 'evt-1' };
+    const ids = [
+      (await postDelivery(ingressUrl, '{"secret-ish":"payload-marker"}', headers)).body,
+      (await postDelivery(ingressUrl, '{"secret-ish":"payload-marker"}', headers)).body,
+    ].map((body) => body.delivery_id!);
+    await postDelivery(ingressUrl, '{}', bearer('wrong-token-marker'));
+
+    const deliveries = (): DeliveryEvent['delivery'][] =>
+      stream
+        .events()
+        .filter((event): event is DeliveryEvent => event.type === 'delivery')
+        .map((event) => event.delivery);
+    await waitFor(() => deliveries().length === 3, 'three delivery events');
+
+    for (const [index, id] of ids.entries()) {
+      const { payload: _payload, ...entry } = await getDelivery(relay, id);
+      expect(deliveries()[index]).toEqual(entry);
+    }
+    expect(deliveries().map((d) => d.label)).toEqual(['Accepted', 'Duplicate', 'Rejected (auth)']);
+    expect(deliveries()[1]!.duplicateOf).toBe(ids[0]);
+    expect(stream.raw()).not.toContain('payload-marker');
+    expect(stream.raw()).not.toContain('wrong-token-marker');
+    expect(stream.raw()).not.toContain(secret!);
+  });
+});

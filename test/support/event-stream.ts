@@ -1,0 +1,34 @@
+import { request, type IncomingMessage } from 'node:http';
+import type { RelayEvent } from '../../src/shared/contract/events.js';
+import type { TestRelay } from './relay.js';
+import { waitFor } from './wait.js';
+
+export interface EventStream {
+  /** Everything received so far, as sent (to check that nothing secret ever went out). */
+  raw(): string;
+  events(): RelayEvent[];
+  close(): void;
+}
+
+/** The admin listener's server-sent events, as the browser UI reads them. */
+export async function openEventStream(relay: TestRelay): Promise<EventStream> {
+  let received = '';
+  const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(`${relay.adminUrl}/api/events`, {
+      headers: { authorization: `Bearer ${relay.adminToken}` },
+    });
+    req.on('response', resolve).on('error', reject).end();
+  });
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (received += chunk));
+  await waitFor(() => received.includes(': connected'), 'the event stream to open');
+  return {
+    raw: () => received,
+    events: () =>
+      received
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice('data: '.length)) as RelayEvent),
+    close: () => stream.destroy(),
+  };
+}
