@@ -3,27 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Automation } from '../../src/shared/contract/automations.js';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { automationFile, sync, writeDefinition } from '../support/definitions.js';
-import { bearer, postDelivery, tempDir, type CreatedWebhook } from '../support/relay.js';
+import { bearer, postDelivery, tempDir } from '../support/relay.js';
+import { send, tabTo } from './support/actions.js';
 import { launchBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
-
-async function send(hook: CreatedWebhook, body: unknown): Promise<string> {
-  const sent = await postDelivery(hook.ingressUrl, JSON.stringify(body), bearer(hook.secret));
-  expect(sent.status).toBe(202);
-  return sent.body.delivery_id ?? '';
-}
-
-/** Presses Tab (at most `max` times) until `target` has the focus: the keyboard's way there. */
-async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
-  for (let i = 0; ; i++) {
-    if ((await target.and(page.locator(':focus')).count()) === 1) return;
-    if (i === max) break;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${target.toString()}`);
-}
 
 /** The verdict once Test filter has answered for the trigger as it is now (not a stale one). */
 async function expectVerdict(panel: Locator, verdict: string): Promise<void> {

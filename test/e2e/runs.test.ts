@@ -7,26 +7,12 @@ import {
   waitForRun,
   webhookTrigger,
 } from '../support/automations.js';
-import { bearer, postDelivery, type CreatedWebhook } from '../support/relay.js';
 import { waitFor } from '../support/wait.js';
+import { send, tabTo } from './support/actions.js';
 import { launchBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
-
-async function send(hook: CreatedWebhook, body: unknown): Promise<string> {
-  const sent = await postDelivery(hook.ingressUrl, JSON.stringify(body), bearer(hook.secret));
-  expect(sent.status).toBe(202);
-  return sent.body.delivery_id ?? '';
-}
-
-async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
-  for (let i = 0; ; i++) {
-    if ((await target.and(page.locator(':focus')).count()) === 1) return;
-    if (i === max) throw new Error(`Tab never reached ${target.toString()}`);
-    await page.keyboard.press('Tab');
-  }
-}
 
 const runRows = (page: Page): Locator => page.locator('table.runs-table tbody tr');
 
