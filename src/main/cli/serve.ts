@@ -47,6 +47,21 @@ export async function serve(args: string[]): Promise<void> {
   });
 
   const status = await core.service['relay.status']({}, { role: 'manage' });
+  // Listening before the banner says so: a supervisor may send SIGTERM the moment it reads it,
+  // and with no listener Node would die at once instead of draining.
+  const stopped = new Promise<void>((done) => {
+    const shutdown = (signal: string): void => {
+      console.log(`Received ${signal}: finishing in-flight deliveries, then closing the database.`);
+      core.stop().then(done, (error: unknown) => {
+        console.error(error);
+        process.exitCode = 1;
+        done();
+      });
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+
   const lines = [
     `Hookport ${core.version} relay is running.`,
     `  Ingress      ${core.ingressListenUrl}  (POST ${status.ingressBaseUrl}/webhooks/w/<uid>)`,
@@ -69,16 +84,5 @@ export async function serve(args: string[]): Promise<void> {
   }
   console.log(lines.join('\n') + '\n');
 
-  await new Promise<void>((done) => {
-    const shutdown = (signal: string): void => {
-      console.log(`Received ${signal}: finishing in-flight deliveries, then closing the database.`);
-      core.stop().then(done, (error: unknown) => {
-        console.error(error);
-        process.exitCode = 1;
-        done();
-      });
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
-  });
+  await stopped;
 }
