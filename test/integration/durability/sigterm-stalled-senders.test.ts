@@ -46,7 +46,9 @@ describe('SIGTERM while senders stall', () => {
       expect(exit).toEqual({ code: 0, signal: null });
       expect(Date.now() - signalledAt).toBeLessThan(15_000);
       await Promise.all([silent.closed, halfHeaders.closed]);
-      expect(halfHeaders.responses().map((r) => r.status)).toEqual([408]);
+      // A 408 if the partial headers reached the relay before it began to close; if not, that
+      // socket was still idle to the relay and is closed without an answer.
+      expect([[], [408]]).toContainEqual(halfHeaders.responses().map((r) => r.status));
     },
   );
 });
