@@ -6,7 +6,11 @@
  *   (c) the relay's accept path (startCore, limits raised — only benchmarks raise them);
  *   (d) the relay's 404 (unknown webhook) and 429 (delivery rate spent) paths.
  * Targets: c/b ≥ 2.5 at 1 KB with p99 no worse than (b)'s; d/a ≥ 0.7; relay RSS < 200 MB.
- * BENCH_SECONDS (default 10) and BENCH_WARMUP_SECONDS (default 2) set the run lengths.
+ * All servers run side by side and the 1 KB measurements are interleaved in rounds (a, b, c, d,
+ * a, b, …), each row the median round: measured one after the other, a server measured later
+ * ran on a warmer machine and JIT, which moved the ratios by a third between runs.
+ * BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (default 2, before the first round only) and
+ * BENCH_ROUNDS (default 3) set the run lengths.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +20,9 @@ import { runLoad, startServer, type ServerProcess } from '../ingress/processes.j
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const SMALL = 1024;
 const LARGE = 64 * 1024;
@@ -30,20 +35,29 @@ interface Row {
 
 let runs = 0;
 
-async function measure(
+/** One load run; `warm` runs the warm-up first (the first round of each server only). */
+async function load(
   name: string,
   url: string,
   bodyBytes: number,
-  headers: Record<string, string> = {},
+  headers: Record<string, string>,
+  warm: boolean,
 ): Promise<Row> {
   const base = { url, bodyBytes, connections: CONNECTIONS, headers };
   const prefix = `${name.replace(/\W+/g, '-')}-${Date.now()}-${++runs}`;
-  if (WARMUP_SECONDS > 0)
+  if (warm && WARMUP_SECONDS > 0)
     await runLoad({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
-  const result = await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix });
-  const row = { name, bodyBytes, result };
-  console.log(formatRow(row));
-  return row;
+  return {
+    name,
+    bodyBytes,
+    result: await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix }),
+  };
+}
+
+/** The round with the median throughput: one disturbed round moves neither the row nor a ratio. */
+function medianRow(rows: Row[]): Row {
+  const sorted = [...rows].sort((x, y) => x.result.requestsPerSecond - y.result.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const size = (bytes: number): string => (bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`);
@@ -63,28 +77,21 @@ function formatRow({ name, bodyBytes, result }: Row): string {
   ].join(' ');
 }
 
-async function withServer<T, R>(
-  start: () => Promise<ServerProcess<T>>,
-  use: (server: ServerProcess<T>) => Promise<R>,
-): Promise<R> {
-  const server = await start();
-  try {
-    return await use(server);
-  } finally {
-    await server.stop();
-  }
-}
-
-/** Spends the webhook's 60-a-minute delivery budget so that every request after it gets 429. */
+/**
+ * Spends the webhook's 60-a-minute delivery budget so that every request after it gets 429;
+ * again before each round, as the window frees up a minute later.
+ */
 async function spendDeliveryRate(info: BenchRelayInfo): Promise<void> {
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 61; i++) {
     const response = await fetch(info.webhookUrl, {
       method: 'POST',
       headers: { authorization: `Bearer ${info.secret}`, 'x-service-delivery-id': `prefill-${i}` },
       body: '{}',
     });
+    if (response.status === 429) return;
     if (response.status !== 202) throw new Error(`prefill got ${response.status}`);
   }
+  throw new Error('the delivery rate limit never answered 429');
 }
 
 async function run(): Promise<void> {
@@ -95,54 +102,60 @@ async function run(): Promise<void> {
     return path;
   };
   console.log(
-    `${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up; latencies in ms\n`,
+    `${CONNECTIONS} connections; 1 KB rows are the median of ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up); latencies in ms\n`,
   );
   console.log(
     `${'server'.padEnd(28)} ${'body'.padStart(6)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   statuses`,
   );
+  const servers: Array<ServerProcess<unknown>> = [];
+  const started = async <T>(script: string, args: string[] = []): Promise<ServerProcess<T>> => {
+    const server = await startServer<T>(script, args);
+    servers.push(server);
+    return server;
+  };
   try {
-    const [bare1, bare64] = await withServer(
-      () => startServer<{ url: string }>('bench/ingress/bare-server.ts'),
-      async ({ info }) => [
-        await measure('(a) bare node:http', info.url, SMALL),
-        await measure('(a) bare node:http', info.url, LARGE),
-      ],
+    const bare = await started<{ url: string }>('bench/ingress/bare-server.ts');
+    const naive = await started<{ url: string }>('bench/ingress/naive-server.ts', [dir('naive')]);
+    const relay = await started<BenchRelayInfo>('bench/relay-server.ts', [dir('relay'), 'raised']);
+    const limited = await started<BenchRelayInfo>('bench/relay-server.ts', [
+      dir('relay-default'),
+      'default',
+    ]);
+    const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret}` });
+    const paths: Array<[string, string, Record<string, string>]> = [
+      ['(a) bare node:http', bare.info.url, {}],
+      ['(b) naive, 1 tx/request', naive.info.url, {}],
+      ['(c) relay accept', relay.info.webhookUrl, auth(relay.info)],
+      ['(d) relay 404 unknown', relay.info.unknownWebhookUrl, {}],
+      ['(d) relay 429 rate spent', limited.info.webhookUrl, auth(limited.info)],
+    ];
+    const rounds = paths.map((): Row[] => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [index, [name, url, headers]] of paths.entries()) {
+        if (url === limited.info.webhookUrl) await spendDeliveryRate(limited.info);
+        rounds[index]!.push(await load(name, url, SMALL, headers, round === 0));
+      }
+    }
+    const [bare1, naive1, relay1, notFound, tooMany] = rounds.map(medianRow) as [
+      Row,
+      Row,
+      Row,
+      Row,
+      Row,
+    ];
+    for (const row of [bare1, naive1, relay1, notFound, tooMany]) console.log(formatRow(row));
+    const rssAfter429 = await limited.rss();
+    const bare64 = await load('(a) bare node:http', bare.info.url, LARGE, {}, false);
+    const naive64 = await load('(b) naive, 1 tx/request', naive.info.url, LARGE, {}, false);
+    const relay64 = await load(
+      '(c) relay accept',
+      relay.info.webhookUrl,
+      LARGE,
+      auth(relay.info),
+      false,
     );
-    const [naive1, naive64] = await withServer(
-      () => startServer<{ url: string }>('bench/ingress/naive-server.ts', [dir('naive')]),
-      async ({ info }) => [
-        await measure('(b) naive, 1 tx/request', info.url, SMALL),
-        await measure('(b) naive, 1 tx/request', info.url, LARGE),
-      ],
-    );
-    const { relay1, relay64, notFound, rssAfterAccept } = await withServer(
-      () => startServer<BenchRelayInfo>('bench/relay-server.ts', [dir('relay'), 'raised']),
-      async (relay) => {
-        const auth = { authorization: `Bearer ${relay.info.secret}` };
-        const relay1 = await measure('(c) relay accept', relay.info.webhookUrl, SMALL, auth);
-        const relay64 = await measure('(c) relay accept', relay.info.webhookUrl, LARGE, auth);
-        const notFound = await measure(
-          '(d) relay 404 unknown',
-          relay.info.unknownWebhookUrl,
-          SMALL,
-        );
-        return { relay1, relay64, notFound, rssAfterAccept: await relay.rss() };
-      },
-    );
-    const { tooMany, rssAfter429 } = await withServer(
-      () => startServer<BenchRelayInfo>('bench/relay-server.ts', [dir('relay-default'), 'default']),
-      async (relay) => {
-        await spendDeliveryRate(relay.info);
-        const auth = { authorization: `Bearer ${relay.info.secret}` };
-        const tooMany = await measure(
-          '(d) relay 429 rate spent',
-          relay.info.webhookUrl,
-          SMALL,
-          auth,
-        );
-        return { tooMany, rssAfter429: await relay.rss() };
-      },
-    );
+    for (const row of [bare64, naive64, relay64]) console.log(formatRow(row));
+    const rssAfterAccept = await relay.rss();
 
     const ratio = (x: Row, y: Row): number =>
       x.result.requestsPerSecond / y.result.requestsPerSecond;
@@ -157,7 +170,7 @@ c/b at 1 KB   ${cb1.toFixed(2)}  (target ≥ 2.5: ${check(cb1 >= 2.5)}); p99 ${r
 c/b at 64 KB  ${ratio(relay64, naive64).toFixed(2)}
 d/a 404       ${d404.toFixed(2)}  (target ≥ 0.7: ${check(d404 >= 0.7)})
 d/a 429       ${d429.toFixed(2)}  (target ≥ 0.7: ${check(d429 >= 0.7)})
-relay RSS     ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter429)} after the 429 run (target < 200 MB: ${check(Math.max(rssAfterAccept, rssAfter429) < 200 * 1024 * 1024)})
+relay RSS     ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter429)} after the 429 runs (target < 200 MB: ${check(Math.max(rssAfterAccept, rssAfter429) < 200 * 1024 * 1024)})
 (a) at 64 KB  ${Math.round(bare64.result.requestsPerSecond).toLocaleString('en-US')} req/s — for scale. Other load on this machine skews every number.`);
 
     mkdirSync('bench-output', { recursive: true });
@@ -167,6 +180,7 @@ relay RSS     ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter
         {
           at: new Date().toISOString(),
           seconds: SECONDS,
+          rounds: ROUNDS,
           connections: CONNECTIONS,
           rows: [bare1, bare64, naive1, naive64, relay1, relay64, notFound, tooMany],
           rss: { afterAccept: rssAfterAccept, after429: rssAfter429 },
@@ -176,6 +190,7 @@ relay RSS     ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter
       ),
     );
   } finally {
+    await Promise.all(servers.map((server) => server.stop()));
     rmSync(work, { recursive: true, force: true });
   }
 }
