@@ -1,11 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerContractHandlers } from '../../src/main/ipc/ipc-transport.js';
 import { silentLogger } from '../../src/main/log.js';
 import type { MethodName } from '../../src/shared/contract/index.js';
 import { IpcMainStandIn } from '../support/ipc-main-stand-in.js';
-import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
-import { launchBrowser, screenshot, UI_DIR } from './support/browser.js';
+import { bearer, postDelivery } from '../support/relay.js';
+import { screenshot, useBrowserAndRelay } from './support/browser.js';
 import { addWebhookInUi, deliveryRow } from './support/webhooks-ui.js';
 
 /**
@@ -25,18 +24,10 @@ const BRIDGE_SCRIPT = `
 `;
 
 describe('the UI over the desktop IPC bridge', () => {
-  let browser: Browser;
-  let relay: TestRelay;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    relay = await startTestRelay({ uiDir: UI_DIR });
-  });
-  afterAll(async () => {
-    await browser.close();
-    await relay.stop();
-  });
+  const env = useBrowserAndRelay();
 
   it('works without a session or the HTTP API: calls go over IPC, deliveries arrive as IPC events', async () => {
+    const { browser, relay } = env;
     const ipc = new IpcMainStandIn();
     const unregister = registerContractHandlers(ipc, relay.core.service, {
       caller: { role: 'manage' },

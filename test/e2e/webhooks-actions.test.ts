@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
-import { launchBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
+import { openUi, screenshot, UI_DIR, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, detailPane, oneTime } from './support/webhooks-ui.js';
 
 /** Opens the UI on one webhook's detail pane (or one of its deliveries). */
@@ -11,18 +11,10 @@ async function openOn(page: Page, relay: TestRelay, ...parts: string[]): Promise
 }
 
 describe('Webhooks page actions in Chromium', () => {
-  let browser: Browser;
-  let relay: TestRelay;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    relay = await startTestRelay({ uiDir: UI_DIR });
-  });
-  afterAll(async () => {
-    await relay.stop();
-    await browser.close();
-  });
+  const env = useBrowserAndRelay();
 
   it('disables and enables with the toggle, and rotates the secret with no overlap', async () => {
+    const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'toggle-me' });
     const url = created.ingressUrl;
     const oldSecret = created.secret!;
@@ -76,6 +68,7 @@ describe('Webhooks page actions in Chromium', () => {
   });
 
   it('names the automations that will stop firing before it deletes', async () => {
+    const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'doomed' });
     const uid = created.webhook.uid;
     await createAutomation(relay, { name: 'triage', triggers: [webhookTrigger([uid])] });
@@ -104,6 +97,7 @@ describe('Webhooks page actions in Chromium', () => {
   });
 
   it('replays an accepted delivery and tests it against automations', async () => {
+    const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'pulls' });
     const uid = created.webhook.uid;
     await createAutomation(relay, {
@@ -153,6 +147,7 @@ describe('Webhooks page actions in Chromium', () => {
   });
 
   it('creates a signature webhook and reuses an existing team secret without showing it', async () => {
+    const { browser, relay } = env;
     const team = await relay.api('POST', '/api/secrets', { name: 'shared-token' });
     expect(team.status).toBe(201);
     const ui = await openUi(browser, { relay });
@@ -192,6 +187,7 @@ describe('Webhooks page actions in Chromium', () => {
   });
 
   it('shows a view token the same page with write controls disabled and the reason', async () => {
+    const { browser, relay } = env;
     const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
       name: 'reader',
       role: 'view',
@@ -224,6 +220,7 @@ describe('Webhooks page actions in Chromium', () => {
   });
 
   it('says why Add webhook is disabled once the factory has 20 webhooks', async () => {
+    const { browser } = env;
     const full = await startTestRelay({ uiDir: UI_DIR });
     try {
       for (let i = 1; i <= 20; i++) await full.createWebhook({ name: `hook-${i}` });

@@ -1,29 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, postDelivery } from '../support/relay.js';
 import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
-import { launchBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
+import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
 
 const COUNT = 100_000;
 
 describe('Recent deliveries with 100,000 entries', () => {
-  let browser: Browser;
-  let relay: TestRelay;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    relay = await startTestRelay({ uiDir: UI_DIR });
-  });
-  afterAll(async () => {
-    await relay.stop();
-    await browser.close();
-  });
+  const env = useBrowserAndRelay();
 
   it(
     'opens at once, renders only what is on screen, pages on scroll and still goes live',
     { timeout: 120_000 },
     async () => {
+      const { browser, relay } = env;
       const created = await relay.createWebhook({ name: 'firehose' });
       const uid = created.webhook.uid;
       const seeding = Date.now();
@@ -107,6 +98,7 @@ describe('Recent deliveries with 100,000 entries', () => {
   );
 
   it('shows a 256 KB payload as a tree at once, opens its slices on request and searches it', async () => {
+    const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'big-bodies' });
     const items = Array.from({ length: 2500 }, (_, i) => ({
       id: i,

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 
 /** Debian's Chromium; Playwright never downloads a browser of its own here. */
@@ -60,4 +61,21 @@ export async function openUi(
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * For a describe block: one browser and one real relay serving the UI, started before its tests
+ * and stopped after them. Read the fields inside the tests (they are set in beforeAll).
+ */
+export function useBrowserAndRelay(): { browser: Browser; relay: TestRelay } {
+  const shared = {} as { browser: Browser; relay: TestRelay };
+  beforeAll(async () => {
+    shared.browser = await launchBrowser();
+    shared.relay = await startTestRelay({ uiDir: UI_DIR });
+  });
+  afterAll(async () => {
+    await shared.relay.stop();
+    await shared.browser.close();
+  });
+  return shared;
 }
