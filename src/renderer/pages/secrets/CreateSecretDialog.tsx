@@ -1,8 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { MethodOutput } from '../../../shared/contract/index.js';
-import type { ApiError } from '../../../shared/errors.js';
+import { useFormAction } from '../../app/use-action.js';
 import { useClient } from '../../app/client-context.js';
-import { toApiError } from '../../app/use-call.js';
 import { Dialog } from '../../components/Dialog.js';
 import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -18,26 +17,16 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
   const toast = useToast();
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
   const [created, setCreated] = useState<Revealed>();
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await client.call('secrets.create', {
-        name: name.trim(),
-        ...(value === '' ? {} : { value }),
-      });
-      setCreated(result);
-      toast('success', `Team secret "${result.secret.name}" created.`);
-    } catch (failure) {
-      setError(toApiError(failure));
-      setBusy(false);
-    }
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const result = await client.call('secrets.create', {
+      name: name.trim(),
+      ...(value === '' ? {} : { value }),
+    });
+    setCreated(result);
+    toast('success', `Team secret "${result.secret.name}" created.`);
+  });
 
   if (created) {
     return (
@@ -53,7 +42,7 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
 
   return (
     <Dialog title="Create secret" onClose={onClose}>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={onSubmit} noValidate>
         <Field
           label="Name"
           hint='Letters, digits, ".", "_" or "-"; webhooks refer to the secret by this name.'

@@ -1,8 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { MethodOutput } from '../../../shared/contract/index.js';
-import type { ApiError } from '../../../shared/errors.js';
+import { useFormAction } from '../../app/use-action.js';
 import { useClient } from '../../app/client-context.js';
-import { toApiError } from '../../app/use-call.js';
 import { Dialog } from '../../components/Dialog.js';
 import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -22,23 +21,13 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
   const toast = useToast();
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('view');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
   const [created, setCreated] = useState<MethodOutput<'tokens.create'>>();
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await client.call('tokens.create', { name, role });
-      setCreated(result);
-      toast('success', `Token "${result.token.name}" (${result.token.role}) created.`);
-    } catch (failure) {
-      setError(toApiError(failure));
-      setBusy(false);
-    }
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const result = await client.call('tokens.create', { name, role });
+    setCreated(result);
+    toast('success', `Token "${result.token.name}" (${result.token.role}) created.`);
+  });
 
   if (created) {
     return (
@@ -57,7 +46,7 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
 
   return (
     <Dialog title="Create token" onClose={onClose}>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={onSubmit} noValidate>
         <Field
           label="Name"
           hint="Says who or what uses it, e.g. ci-dashboard."

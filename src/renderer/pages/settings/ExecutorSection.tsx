@@ -1,8 +1,8 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { EXECUTOR_KINDS, type ExecutorConfig } from '../../../shared/contract/executors.js';
-import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
-import { onChanged, toApiError, useCall } from '../../app/use-call.js';
+import { useFormAction } from '../../app/use-action.js';
+import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { draftOf, executorOf, KIND_TEXT, type ExecutorDraft } from './executor-form.js';
@@ -31,30 +31,19 @@ function ExecutorForm({
   const client = useClient();
   const toast = useToast();
   const [draft, setDraft] = useState<ExecutorDraft>(() => draftOf(executor));
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
   const set = (changes: Partial<ExecutorDraft>): void => setDraft((d) => ({ ...d, ...changes }));
+
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const saved = await client.call('factories.update', {
+      id: 'default',
+      executor: executorOf(draft),
+    });
+    toast('success', `Run executor saved: ${KIND_TEXT[saved.executor.kind].label}.`);
+  });
   const shownAtField = FIELD_PATHS.some((p) => errorAt(error, `executor.${p}`) !== undefined);
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = await client.call('factories.update', {
-        id: 'default',
-        executor: executorOf(draft),
-      });
-      toast('success', `Run executor saved: ${KIND_TEXT[saved.executor.kind].label}.`);
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form settings-form" onSubmit={onSubmit} noValidate>
       <fieldset className="bare" disabled={writeBlock !== null}>
         <fieldset>
           <legend>How runs execute</legend>

@@ -1,8 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Settings } from '../../../shared/contract/relay.js';
-import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
-import { toApiError } from '../../app/use-call.js';
+import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
 import { errorAt, Field, unclaimed } from '../../components/Field.js';
@@ -18,23 +17,12 @@ export function PublicUrlSection({
   const client = useClient();
   const toast = useToast();
   const [text, setText] = useState(settings.publicUrl ?? '');
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const publicUrl = text.trim() === '' ? null : text.trim();
-      const saved = await client.call('settings.update', { publicUrl });
-      toast('success', `Every ingress URL now starts with ${saved.effectivePublicUrl}.`);
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const publicUrl = text.trim() === '' ? null : text.trim();
+    const saved = await client.call('settings.update', { publicUrl });
+    toast('success', `Every ingress URL now starts with ${saved.effectivePublicUrl}.`);
+  });
 
   return (
     <section className="settings-section" aria-labelledby="public-url-title">
@@ -45,7 +33,7 @@ export function PublicUrlSection({
           <span className="muted"> (the ingress listener&apos;s own address)</span>
         )}
       </p>
-      <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form settings-form" onSubmit={onSubmit} noValidate>
         <fieldset className="bare" disabled={writeBlock !== null}>
           <Field
             label="Public base URL"

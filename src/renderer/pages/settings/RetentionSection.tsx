@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   RETENTION_MIN_DAYS,
   RETENTION_MIN_PER_WEBHOOK,
@@ -6,7 +6,7 @@ import {
 } from '../../../shared/contract/relay.js';
 import { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
-import { toApiError } from '../../app/use-call.js';
+import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
 import { errorAt, Field, unclaimed } from '../../components/Field.js';
@@ -30,28 +30,17 @@ export function RetentionSection({
   const toast = useToast();
   const [days, setDays] = useState(String(settings.retentionDays));
   const [perWebhook, setPerWebhook] = useState(String(settings.retentionMinPerWebhook));
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = await client.call('settings.update', {
-        retentionDays: whole(days, 'retentionDays'),
-        retentionMinPerWebhook: whole(perWebhook, 'retentionMinPerWebhook'),
-      });
-      toast(
-        'success',
-        `Retention saved: ${saved.retentionDays} days, at least ${saved.retentionMinPerWebhook} per webhook.`,
-      );
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const saved = await client.call('settings.update', {
+      retentionDays: whole(days, 'retentionDays'),
+      retentionMinPerWebhook: whole(perWebhook, 'retentionMinPerWebhook'),
+    });
+    toast(
+      'success',
+      `Retention saved: ${saved.retentionDays} days, at least ${saved.retentionMinPerWebhook} per webhook.`,
+    );
+  });
 
   return (
     <section className="settings-section" aria-labelledby="retention-title">
@@ -61,7 +50,7 @@ export function RetentionSection({
         {settings.retentionMinPerWebhook} per webhook however old; older ones are pruned hourly.
         Both can only be raised above the minimum.
       </p>
-      <form className="form settings-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form settings-form" onSubmit={onSubmit} noValidate>
         <fieldset className="bare" disabled={writeBlock !== null}>
           <div className="field-pair">
             <Field
