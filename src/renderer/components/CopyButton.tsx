@@ -4,11 +4,14 @@ import { useState, type ReactNode } from 'react';
 export function CopyButton({
   value,
   label,
-  className = '',
+  text = 'Copy',
+  className = 'copy-button',
 }: {
   value: string;
   /** What is copied, for screen readers and the tooltip: "Copy ingress URL". */
   label: string;
+  /** What the button reads while idle. */
+  text?: string;
   className?: string;
 }): ReactNode {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -24,12 +27,12 @@ export function CopyButton({
   return (
     <button
       type="button"
-      className={`copy-button ${className}`}
+      className={className}
       aria-label={label}
       title={label}
       onClick={() => void copy()}
     >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : text}
     </button>
   );
 }

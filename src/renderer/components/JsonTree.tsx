@@ -16,6 +16,7 @@ import {
   type JsonContainer,
   type JsonNode,
 } from './json-nodes.js';
+import { CopyButton } from './CopyButton.js';
 import './json-tree.css';
 
 /** Children are shown in slices: a 5,000-item array opens instantly and grows on request. */
@@ -52,28 +53,8 @@ function Highlight({ text, needle }: { text: string; needle: string }): ReactNod
 }
 
 function CopyAction({ what, value, path }: { what: string; value: string; path: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copy = async (): Promise<void> => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-    setTimeout(() => setState('idle'), 1200);
-  };
   const label = `Copy ${what} of ${path === '' ? 'the whole payload' : path}`;
-  return (
-    <button
-      type="button"
-      className="json-copy"
-      aria-label={label}
-      title={label}
-      onClick={() => void copy()}
-    >
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : `Copy ${what}`}
-    </button>
-  );
+  return <CopyButton value={value} label={label} text={`Copy ${what}`} className="json-copy" />;
 }
 
 function summary(node: JsonContainer): string {
