@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { ApiError } from '../../shared/errors.js';
 import './field.css';
 
@@ -62,4 +62,39 @@ export function unclaimed(error: ApiError | undefined, paths: string[]): ApiErro
 export function BlockNote({ reason }: { reason: string | null }): ReactNode {
   if (!reason) return null;
   return <p className="hint block-note">{reason}</p>;
+}
+
+type InputAttributes = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'value' | 'onChange' | 'aria-describedby' | 'aria-invalid'
+>;
+
+/** The common case: a labelled one-line text input with its hint and the API's error. */
+export function TextField({
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+  ...input
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+} & InputAttributes): ReactNode {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <input
+          autoComplete="off"
+          {...input}
+          {...control}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
 }

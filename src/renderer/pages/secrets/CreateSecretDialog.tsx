@@ -7,7 +7,7 @@ import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from '../../components/Field.js';
+import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 type Revealed = MethodOutput<'secrets.create'>;
 
@@ -43,37 +43,23 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
   return (
     <Dialog title="Create secret" onClose={onClose}>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <Field
+        <TextField
           label="Name"
           hint='Letters, digits, ".", "_" or "-"; webhooks refer to the secret by this name.'
           error={errorAt(error, 'name')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-              required
-            />
-          )}
-        </Field>
-        <Field
+          value={name}
+          onChange={setName}
+          spellCheck={false}
+          required
+        />
+        <TextField
           label="Value"
           hint="Optional: leave blank to generate one. Paste a provider's signing secret here."
           error={errorAt(error, 'value')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              value={value}
-              onChange={(event) => setValue(event.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
+          type="password"
+          value={value}
+          onChange={setValue}
+        />
         <ErrorNote error={unclaimed(error, ['name', 'value'])} />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>

@@ -6,7 +6,7 @@ import { toApiError } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from '../../components/Field.js';
+import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 import { PlanTable, planSummary, type SyncResult } from './PlanTable.js';
 
 function deletions(plan: SyncResult): string {
@@ -73,22 +73,15 @@ export function ApplyDirectory({
       </p>
       <form className="form settings-form" onSubmit={submit} noValidate>
         <fieldset className="bare" disabled={writeBlock !== null}>
-          <Field
+          <TextField
             label="Definitions directory"
             hint="An absolute path on the relay's machine holding webhooks/*.yaml and automations/*.md. Apply shows the plan first."
             error={errorAt(error, 'dir')}
-          >
-            {(control) => (
-              <input
-                {...control}
-                value={dir}
-                onChange={(event) => setDir(event.target.value)}
-                placeholder="/home/you/factory"
-                spellCheck={false}
-                autoComplete="off"
-              />
-            )}
-          </Field>
+            value={dir}
+            onChange={setDir}
+            placeholder="/home/you/factory"
+            spellCheck={false}
+          />
           <ErrorNote error={unclaimed(error, ['dir'])} />
           <div className="actions">
             <button

@@ -7,7 +7,7 @@ import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
-import { errorAt, Field, unclaimed } from '../../components/Field.js';
+import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 type Role = 'manage' | 'view';
 const ROLE_TEXT: Record<Role, string> = {
@@ -47,20 +47,13 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
   return (
     <Dialog title="Create token" onClose={onClose}>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <Field
+        <TextField
           label="Name"
           hint="Says who or what uses it, e.g. ci-dashboard."
           error={errorAt(error, 'name')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
+          value={name}
+          onChange={setName}
+        />
         <fieldset>
           <legend>Role</legend>
           {(['view', 'manage'] as const).map((option) => (

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../../shared/errors.js';
 import type { ExecutorDraft } from './executor-form.js';
-import { errorAt, Field } from '../../components/Field.js';
+import { errorAt, Field, TextField } from '../../components/Field.js';
 
 type TextKey = {
   [K in keyof ExecutorDraft]: ExecutorDraft[K] extends string ? K : never;
@@ -31,18 +31,15 @@ function Input({
   type?: 'text' | 'number';
 }): ReactNode {
   return (
-    <Field label={label} hint={hint} error={errorAt(error, `executor.${path}`)}>
-      {(control) => (
-        <input
-          {...control}
-          type={type}
-          value={draft[field]}
-          onChange={(event) => set({ [field]: event.target.value })}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      )}
-    </Field>
+    <TextField
+      label={label}
+      hint={hint}
+      error={errorAt(error, `executor.${path}`)}
+      type={type}
+      value={draft[field]}
+      onChange={(text) => set({ [field]: text })}
+      spellCheck={false}
+    />
   );
 }
 

@@ -4,7 +4,7 @@ import { useClient } from '../../app/client-context.js';
 import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
-import { errorAt, Field, unclaimed } from '../../components/Field.js';
+import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 /** The base every ingress URL is shown with; blank means the ingress listener's own address. */
 export function PublicUrlSection({
@@ -35,24 +35,17 @@ export function PublicUrlSection({
       </p>
       <form className="form settings-form" onSubmit={onSubmit} noValidate>
         <fieldset className="bare" disabled={writeBlock !== null}>
-          <Field
+          <TextField
             label="Public base URL"
             hint="The address senders reach the ingress at, e.g. https://hooks.example.com behind a tunnel or proxy. Leave blank to use the ingress listener's own address. Every ingress URL shown follows it at once."
             error={errorAt(error, 'publicUrl')}
-          >
-            {(control) => (
-              <input
-                {...control}
-                type="text"
-                inputMode="url"
-                placeholder={settings.publicUrl === null ? settings.effectivePublicUrl : ''}
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                spellCheck={false}
-                autoComplete="off"
-              />
-            )}
-          </Field>
+            type="text"
+            inputMode="url"
+            placeholder={settings.publicUrl === null ? settings.effectivePublicUrl : ''}
+            value={text}
+            onChange={setText}
+            spellCheck={false}
+          />
           <SaveRow
             what="public base URL"
             busy={busy}

@@ -9,7 +9,7 @@ import { useClient } from '../../app/client-context.js';
 import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
-import { errorAt, Field, unclaimed } from '../../components/Field.js';
+import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 function whole(text: string, path: string): number {
   if (!/^\s*\d+\s*$/.test(text)) {
@@ -53,36 +53,24 @@ export function RetentionSection({
       <form className="form settings-form" onSubmit={onSubmit} noValidate>
         <fieldset className="bare" disabled={writeBlock !== null}>
           <div className="field-pair">
-            <Field
+            <TextField
               label="Keep deliveries for (days)"
               hint={`At least ${RETENTION_MIN_DAYS} days.`}
               error={errorAt(error, 'retentionDays')}
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  type="number"
-                  min={RETENTION_MIN_DAYS}
-                  value={days}
-                  onChange={(event) => setDays(event.target.value)}
-                />
-              )}
-            </Field>
-            <Field
+              type="number"
+              min={RETENTION_MIN_DAYS}
+              value={days}
+              onChange={setDays}
+            />
+            <TextField
               label="Keep at least the newest (per webhook)"
               hint={`At least ${RETENTION_MIN_PER_WEBHOOK}.`}
               error={errorAt(error, 'retentionMinPerWebhook')}
-            >
-              {(control) => (
-                <input
-                  {...control}
-                  type="number"
-                  min={RETENTION_MIN_PER_WEBHOOK}
-                  value={perWebhook}
-                  onChange={(event) => setPerWebhook(event.target.value)}
-                />
-              )}
-            </Field>
+              type="number"
+              min={RETENTION_MIN_PER_WEBHOOK}
+              value={perWebhook}
+              onChange={setPerWebhook}
+            />
           </div>
           <SaveRow
             what="retention"
