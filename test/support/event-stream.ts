@@ -1,6 +1,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import type { RelayEvent } from '../../src/shared/contract/events.js';
-import type { TestRelay } from './relay.js';
+import { afterEach, beforeEach } from 'vitest';
+import { startTestRelay, type TestRelay } from './relay.js';
 import { waitFor } from './wait.js';
 
 export interface EventStream {
@@ -31,4 +32,21 @@ export async function openEventStream(relay: TestRelay): Promise<EventStream> {
         .map((line) => JSON.parse(line.slice('data: '.length)) as RelayEvent),
     close: () => stream.destroy(),
   };
+}
+
+/**
+ * For a describe block: a fresh relay and its event stream for every test, closed after it.
+ * Read the fields inside the tests (they are set in beforeEach).
+ */
+export function useRelayWithEvents(): { relay: TestRelay; stream: EventStream } {
+  const shared = {} as { relay: TestRelay; stream: EventStream };
+  beforeEach(async () => {
+    shared.relay = await startTestRelay();
+    shared.stream = await openEventStream(shared.relay);
+  });
+  afterEach(async () => {
+    shared.stream.close();
+    await shared.relay.stop();
+  });
+  return shared;
 }

@@ -1,26 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RelayEvent } from '../../../src/shared/contract/events.js';
 import { getDelivery } from '../../support/deliveries.js';
-import { openEventStream, type EventStream } from '../../support/event-stream.js';
-import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { useRelayWithEvents } from '../../support/event-stream.js';
+import { bearer, postDelivery } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
 type DeliveryEvent = Extract<RelayEvent, { type: 'delivery' }>;
 
 /** Recent deliveries goes live from these events alone: each carries the whole log entry. */
 describe('delivery events on the event stream', () => {
-  let relay: TestRelay;
-  let stream: EventStream;
-  beforeEach(async () => {
-    relay = await startTestRelay();
-    stream = await openEventStream(relay);
-  });
-  afterEach(async () => {
-    stream.close();
-    await relay.stop();
-  });
+  const env = useRelayWithEvents();
 
   it('carry each new entry exactly as the API reads it, without the payload or a credential', async () => {
+    const { relay, stream } = env;
     const { ingressUrl, secret } = await relay.createWebhook({ name: 'watched' });
     const headers = { ...bearer(secret), 'x-service-delivery-id': 'evt-1' };
     const ids = [

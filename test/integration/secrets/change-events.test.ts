@@ -1,25 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openEventStream, type EventStream } from '../../support/event-stream.js';
-import { startTestRelay, type TestRelay } from '../../support/relay.js';
+import { describe, expect, it } from 'vitest';
+import { useRelayWithEvents } from '../../support/event-stream.js';
 import { waitFor } from '../../support/wait.js';
 
 /** The UI's secrets page refreshes from the event stream; the stream must never carry a value. */
 describe('secret changes on the event stream', () => {
-  let relay: TestRelay;
-  let stream: EventStream;
-  beforeEach(async () => {
-    relay = await startTestRelay();
-    stream = await openEventStream(relay);
-  });
-  afterEach(async () => {
-    stream.close();
-    await relay.stop();
-  });
+  const env = useRelayWithEvents();
 
   const secretEvents = (): unknown[] =>
-    stream.events().filter((event) => event.type === 'changed' && event.resource === 'secrets');
+    env.stream.events().filter((event) => event.type === 'changed' && event.resource === 'secrets');
 
   it('announces create, rotate and delete, each without the value', async () => {
+    const { relay, stream } = env;
     const created = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'watched' });
     await waitFor(() => secretEvents().length === 1, 'the create event');
     const rotated = await relay.api<{ value: string }>('POST', '/api/secrets/watched/rotate', {});
@@ -37,6 +28,7 @@ describe('secret changes on the event stream', () => {
   });
 
   it('announces nothing for a refused write', async () => {
+    const { relay } = env;
     await relay.api('POST', '/api/secrets', { name: 'once' });
     await waitFor(() => secretEvents().length === 1, 'the create event');
     expect((await relay.api('POST', '/api/secrets', { name: 'once' })).status).toBe(409);
