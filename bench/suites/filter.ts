@@ -5,12 +5,7 @@
  *      relay (real listeners, real SQLite with synchronous=FULL, the record executor running).
  *      Target: the 20 automations cost less than 10% of accept throughput.
  */
-import { rmSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startCore, type Core } from '../../src/main/core.js';
-import { silentLogger } from '../../src/main/log.js';
+import { startBenchCore, type BenchCore } from '../bench-core.js';
 import { evaluateFilter } from '../../src/shared/filter/index.js';
 import type { BenchSuite } from './index.js';
 import { pullRequestPayload, TEN_KEY_FILTER } from './filter-fixtures.js';
@@ -36,47 +31,23 @@ function evaluationsPerSecond(payloadText: string): number {
 }
 
 interface BenchRelay {
-  core: Core;
-  dataDir: string;
+  bench: BenchCore;
   url: string;
   secret: string;
 }
 
-async function adminCall<T>(core: Core, method: string, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${core.adminUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${core.adminToken.value}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 /** A relay with one webhook and `automations` automations on it, `matching` of which fire. */
 async function startBenchRelay(automations: number, matching: number): Promise<BenchRelay> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hookport-bench-'));
-  const core = await startCore({
-    dataDir,
-    ingress: { host: '127.0.0.1', port: 0 },
-    admin: { port: 0 },
-    log: silentLogger,
-    // Only benchmarks raise the seed's limits.
-    limits: { deliveriesPerMinute: 1e9 },
-    adminTokenFromEnv: undefined,
-    masterKeyFromEnv: undefined,
-  });
-  const created = await adminCall<{ webhook: { uid: string }; secret: string; ingressUrl: string }>(
-    core,
-    'POST',
-    '/api/webhooks',
-    { name: 'bench' },
-  );
+  // Only benchmarks raise the seed's limits.
+  const bench = await startBenchCore({ limits: { deliveriesPerMinute: 1e9 } });
+  const created = await bench.post<{
+    webhook: { uid: string };
+    secret: string;
+    ingressUrl: string;
+  }>('/api/webhooks', { name: 'bench' });
   for (let i = 0; i < automations; i++) {
     const action = i < matching ? ['opened', 'synchronize'] : [`other-${i}`];
-    await adminCall(core, 'POST', '/api/automations', {
+    await bench.post('/api/automations', {
       name: `automation-${i}`,
       prompt: `Automation ${i}: review the pull request.`,
       triggers: [
@@ -88,7 +59,7 @@ async function startBenchRelay(automations: number, matching: number): Promise<B
       ],
     });
   }
-  return { core, dataDir, url: created.ingressUrl, secret: created.secret };
+  return { bench, url: created.ingressUrl, secret: created.secret };
 }
 
 let sequence = 0;
@@ -159,10 +130,7 @@ async function acceptComparison(): Promise<void> {
     }
     console.log('  target: 20 automations cost < 10% of accept throughput');
   } finally {
-    for (const { relay } of configs) {
-      await relay.core.stop();
-      rmSync(relay.dataDir, { recursive: true, force: true });
-    }
+    for (const { relay } of configs) await relay.bench.stop();
   }
 }
 

@@ -6,12 +6,8 @@
  * Times are taken inside the page (performance.now()), from navigation start or from the click,
  * to the animation frame in which the row or the tree is in the DOM. Medians of several rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startCore, type Core } from '../../src/main/core.js';
-import { silentLogger } from '../../src/main/log.js';
+import { startBenchCore } from '../bench-core.js';
 import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import type { BenchSuite } from './index.js';
@@ -24,19 +20,6 @@ const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
-
-async function admin<T>(core: Core, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${core.adminUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${core.adminToken.value}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`POST ${path}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 type Created = { webhook: { uid: string }; secret: string; ingressUrl: string };
 
@@ -114,22 +97,13 @@ async function openPayloadMs(
 export const uiSuite: BenchSuite = {
   name: 'ui (Chromium)',
   async run() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'hookport-bench-ui-'));
-    const core = await startCore({
-      dataDir,
-      ingress: { host: '127.0.0.1', port: 0 },
-      admin: { port: 0 },
-      log: silentLogger,
-      uiDir: UI_DIR,
-      secretBackend: 'file',
-      adminTokenFromEnv: undefined,
-      masterKeyFromEnv: undefined,
-    });
+    const bench = await startBenchCore({ uiDir: UI_DIR });
+    const { core } = bench;
     const browser = await launchBrowser();
     try {
-      const small = await admin<Created>(core, '/api/webhooks', { name: 'small-log' });
-      const large = await admin<Created>(core, '/api/webhooks', { name: 'large-log' });
-      const bodies = await admin<Created>(core, '/api/webhooks', { name: 'bodies' });
+      const small = await bench.post<Created>('/api/webhooks', { name: 'small-log' });
+      const large = await bench.post<Created>('/api/webhooks', { name: 'large-log' });
+      const bodies = await bench.post<Created>('/api/webhooks', { name: 'bodies' });
       seedLog(core.db, small.webhook.uid, SMALL_LOG);
       const seeding = process.hrtime.bigint();
       seedLog(core.db, large.webhook.uid, LARGE_LOG);
@@ -175,8 +149,7 @@ export const uiSuite: BenchSuite = {
       line('open a payload as a tree: 256 KB vs 1 KB', opens.kb1, opens.kb256, '< 200 ms');
     } finally {
       await browser.close();
-      await core.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await bench.stop();
     }
   },
 };
