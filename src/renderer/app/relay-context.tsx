@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Factory } from '../../shared/contract/factories.js';
 import type { RelayStatus } from '../../shared/contract/relay.js';
-import { onChanged, useCall } from './use-call.js';
+import { AGGREGATE_RELOAD_MS, onChanged, useCall } from './use-call.js';
 
 export interface RelayInfo {
   status: RelayStatus;
@@ -27,6 +27,7 @@ export function RelayProvider({
     'relay.status',
     {},
     (e) => e.type === 'delivery' || onChanged('settings')(e),
+    AGGREGATE_RELOAD_MS,
   );
   const factories = useCall('factories.list', {}, onChanged('webhooks', 'settings'));
   const factory = factories.data?.items.find((f) => f.id === 'default');

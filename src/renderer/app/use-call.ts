@@ -5,6 +5,8 @@ import { ApiError } from '../../shared/errors.js';
 import { useClient, useRelayEvents } from './client-context.js';
 
 const EVENT_RELOAD_MS = 300;
+/** For reads that aggregate the whole log (counts, sparklines): at most one every 2 s under load. */
+export const AGGREGATE_RELOAD_MS = 2_000;
 
 export interface CallState<T> {
   data: T | undefined;
@@ -26,6 +28,8 @@ export function useCall<M extends MethodName>(
   method: M,
   input: MethodInput<M> | null,
   reloadOn?: (event: RelayEvent) => boolean,
+  /** How long a burst of events is gathered into one reload (longer for whole-log aggregates). */
+  eventDelayMs = EVENT_RELOAD_MS,
 ): CallState<MethodOutput<M>> {
   const client = useClient();
   const [generation, setGeneration] = useState(0);
@@ -72,7 +76,7 @@ export function useCall<M extends MethodName>(
     pending.current = setTimeout(() => {
       pending.current = null;
       reload();
-    }, EVENT_RELOAD_MS);
+    }, eventDelayMs);
   });
   return { data, error, loading, reload };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate } from '../../app/router.js';
-import { onChanged, useCall } from '../../app/use-call.js';
+import { AGGREGATE_RELOAD_MS, onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { AddWebhookDialog } from './AddWebhookDialog.js';
 import { WebhookDetail } from './WebhookDetail.js';
@@ -46,6 +46,7 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
     'deliveries.activity',
     {},
     (event) => event.type === 'delivery' || onChanged('webhooks')(event),
+    AGGREGATE_RELOAD_MS,
   );
   const [adding, setAdding] = useState(false);
   const now = useNow();
