@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.js';
 import type { PlanItem } from '../../shared/contract/factories.js';
 import { AdminClient } from './admin-client.js';
 import { UsageError } from './usage.js';
@@ -35,7 +35,7 @@ export function formatPlan(items: PlanItem[]): string[] {
 }
 
 export async function apply(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     options: {
       'dry-run': { type: 'boolean' },

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.js';
 import { DELIVERY_ID_PATTERN } from '../../shared/contract/common.js';
 import { AdminClient } from './admin-client.js';
 import { UsageError } from './usage.js';
@@ -17,7 +17,7 @@ success, 1 when the relay refuses (not found, not Accepted, ...), 2 on a wrong c
 `;
 
 export async function replay(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     options: {
       'admin-url': { type: 'string' },

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.js';
 import {
   genericHmacOptionsSchema,
   SIGNATURE_SCHEMES,
@@ -49,7 +49,7 @@ const HMAC_FLAGS = {
 
 /** The checked command line, or 'help' for `hookport send --help`. */
 export function parseSendArgs(args: string[]): SendArgs | 'help' {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args,
     allowPositionals: true,
     options: {

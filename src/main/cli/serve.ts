@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.js';
 import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
 import { startCore } from '../core.js';
 import { UsageError, parsePort } from './usage.js';
@@ -9,7 +9,7 @@ import { UsageError, parsePort } from './usage.js';
 const bundledUiDir = (): string => fileURLToPath(new URL('../renderer', import.meta.url));
 
 export async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       'data-dir': { type: 'string' },

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from './command-line.js';
 import { webhookTriggerSchema } from '../../shared/contract/triggers.js';
 import { validateFilter, type PayloadFilter } from '../../shared/filter/index.js';
 import { checkPayload, verdictOf } from '../automations/payload-check.js';
@@ -64,7 +64,7 @@ export function readFilter(value: unknown): PayloadFilter | undefined {
 }
 
 export async function testFilter(args: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args,
     options: {
       filter: { type: 'string' },
