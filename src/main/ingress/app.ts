@@ -12,7 +12,7 @@ import {
   rejectTooLarge,
   rejectWithLog,
 } from './refusals.js';
-import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
+import { NOT_FOUND_MESSAGE, replyError, replyJson } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
 import { deliveryIdentity } from './steps/identity.js';
@@ -162,6 +162,5 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     describeOutcome(outcome),
     attempt.client,
   );
-  ctx.status = 202;
-  ctx.body = { delivery_id: id };
+  replyJson(ctx, 202, { delivery_id: id });
 }
