@@ -2,7 +2,7 @@
  * The relay for the ingress benchmark, in a child process of its own: startCore on a fresh data
  * dir, one Bearer-token webhook, and one JSON line on stdout with what the load generator needs.
  * Only benchmarks raise the limits: pass `raised` for (c), `default` for the 429 path of (d).
- *   node --import tsx bench/relay-server.ts <data-dir> raised|default
+ *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default
  * Answers an IPC message `"rss"` with its resident set size; SIGTERM stops it cleanly.
  */
 import { startCore } from '../src/main/core.js';

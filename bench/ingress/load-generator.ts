@@ -1,5 +1,5 @@
 /**
- * The load generator, in a process of its own: `node --import tsx load-generator.ts <json>` runs
+ * The load generator, in a process of its own (bundled by processes.ts, given one JSON argument) runs
  * autocannon with the given options and prints one JSON line of results. Each request carries a
  * unique `X-Service-Delivery-Id`, so the relay never takes the duplicate shortcut.
  */
