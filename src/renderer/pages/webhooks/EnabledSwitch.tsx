@@ -19,8 +19,13 @@ export function EnabledSwitch({
   const toast = useToast();
   const blocked = useWriteBlock();
   const [busy, setBusy] = useState(false);
+  // What the operator chose, shown until the list reloads with the relay's answer: a controlled
+  // checkbox would otherwise snap back while the toast already says it changed.
+  const [chosen, setChosen] = useState<{ enabled: boolean; of: Webhook } | null>(null);
+  const enabledShown = chosen?.of === webhook ? chosen.enabled : webhook.enabled;
   const toggle = async (enabled: boolean): Promise<void> => {
     setBusy(true);
+    setChosen({ enabled, of: webhook });
     try {
       await client.call('webhooks.update', { uid: webhook.uid, enabled });
       toast(
@@ -31,6 +36,7 @@ export function EnabledSwitch({
       );
       onChanged();
     } catch (error) {
+      setChosen(null);
       toast('error', `Could not change ${webhook.name}: ${toApiError(error).message}`);
     } finally {
       setBusy(false);
@@ -42,13 +48,13 @@ export function EnabledSwitch({
         type="checkbox"
         role="switch"
         aria-label={`Enabled: ${webhook.name}`}
-        checked={webhook.enabled}
+        checked={enabledShown}
         disabled={busy || blocked !== null}
         onClick={(event) => event.stopPropagation()}
         onKeyDown={(event) => event.stopPropagation()}
         onChange={(event) => void toggle(event.target.checked)}
       />
-      {showText && <span aria-hidden="true">{webhook.enabled ? 'on' : 'off'}</span>}
+      {showText && <span aria-hidden="true">{enabledShown ? 'on' : 'off'}</span>}
     </label>
   );
 }
