@@ -31,6 +31,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
+      // electron-vite leaves bundles unminified; the UI is also served to a browser tab.
+      minify: true,
       rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
     },
   },
