@@ -1,5 +1,7 @@
-// The base sheet first, so that each page's own sheet (imported with the page) refines it.
-import './styles.css';
+// The shared sheets first, so that each page's own sheet (imported with the page) refines them.
+import './styles/base.css';
+import './styles/controls.css';
+import './styles/feedback.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
