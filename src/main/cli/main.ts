@@ -1,3 +1,4 @@
+import { version } from '../../../package.json';
 import { apply } from './apply.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
@@ -13,6 +14,10 @@ async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(`hookport ${version}`);
     return;
   }
   const command = commands[name];

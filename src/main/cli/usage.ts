@@ -12,6 +12,7 @@ export const USAGE = `Usage:
   hookport replay <delivery-id>           [--admin-url URL] [--data-dir D]
   hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
   hookport test-filter --filter FILE --payload FILE [--json]
+  hookport --version
 `;
 
 export function parsePort(value: string | undefined, flag: string, fallback: number): number {
