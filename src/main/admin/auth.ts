@@ -17,24 +17,38 @@ const LOGIN_CODE_TTL_MS = 15 * 60_000;
  */
 export class AdminAuth {
   private readonly loginCodes = new Map<string, number>();
+  /** What a session opened with the admin token records, so that a new admin token ends it. */
+  private readonly adminSessionKey: string;
 
   constructor(
     private readonly adminToken: string,
     private readonly tokens: TokensRepository,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.adminSessionKey = `admin:${hashToken(adminToken).slice(0, 16)}`;
+    tokens.endAdminSessionsExcept(this.adminSessionKey);
+  }
 
   roleForToken(value: string): Role | null {
     return this.holderOf(value)?.role ?? null;
   }
 
-  /** Who a token value belongs to: the admin token (no id) or a minted token. */
+  /** Who a token value belongs to: the admin token (no id) or a minted token, whose use is noted. */
   holderOf(value: string): TokenHolder | null {
+    const holder = this.lookUp(value);
+    if (holder?.tokenId) this.tokens.touch(holder.tokenId, this.now());
+    return holder;
+  }
+
+  /** Whether a token is still good, without noting a use (an open event stream asks often). */
+  isValidToken(value: string): boolean {
+    return this.lookUp(value) !== null;
+  }
+
+  private lookUp(value: string): TokenHolder | null {
     if (constantTimeEqual(value, this.adminToken)) return { role: 'manage', tokenId: null };
     const minted = this.tokens.findByHash(hashToken(value));
-    if (!minted) return null;
-    this.tokens.touch(minted.id, this.now());
-    return { role: minted.role, tokenId: minted.id };
+    return minted ? { role: minted.role, tokenId: minted.id } : null;
   }
 
   startSession({ role, tokenId }: TokenHolder): string {
@@ -44,7 +58,7 @@ export class AdminAuth {
     this.tokens.insertSession({
       hash: hashToken(value),
       role,
-      tokenId,
+      tokenId: tokenId ?? this.adminSessionKey,
       createdAt,
       expiresAt: createdAt + SESSION_TTL_MS,
     });

@@ -51,6 +51,10 @@ export function createTokensRepository(db: Db) {
   );
   const deleteSession = db.prepare('DELETE FROM sessions WHERE id_hash = ?');
   const pruneSessions = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  // token_id NULL: a session from before sessions recorded the admin token they were opened with.
+  const endAdminSessionsExcept = db.prepare(
+    "DELETE FROM sessions WHERE token_id IS NULL OR (token_id LIKE 'admin:%' AND token_id <> ?)",
+  );
 
   return {
     list: (): ApiTokenRecord[] => list.all().map(toRecord),
@@ -79,8 +83,8 @@ export function createTokensRepository(db: Db) {
     insertSession: (s: {
       hash: string;
       role: Role;
-      /** The minted token the session was opened with; null for the admin token. */
-      tokenId: string | null;
+      /** The minted token's id, or `admin:` and a fingerprint of the admin token. */
+      tokenId: string;
       createdAt: number;
       expiresAt: number;
     }): void => {
@@ -92,6 +96,10 @@ export function createTokensRepository(db: Db) {
     },
     pruneSessions: (now: number): void => {
       pruneSessions.run(now);
+    },
+    /** At start: sessions opened with an admin token other than this one's end. */
+    endAdminSessionsExcept: (adminKey: string): void => {
+      endAdminSessionsExcept.run(adminKey);
     },
   };
 }
