@@ -8,22 +8,31 @@ export interface EventStream {
   /** Everything received so far, as sent (to check that nothing secret ever went out). */
   raw(): string;
   events(): RelayEvent[];
+  /** Whether the relay ended the stream. */
+  ended(): boolean;
   close(): void;
 }
 
-/** The admin listener's server-sent events, as the browser UI reads them. */
-export async function openEventStream(relay: TestRelay): Promise<EventStream> {
+/**
+ * The admin listener's server-sent events, as the browser UI reads them: with the admin token,
+ * or with the credential headers given (another token, or a session cookie).
+ */
+export async function openEventStream(
+  relay: TestRelay,
+  headers: Record<string, string> = { authorization: `Bearer ${relay.adminToken}` },
+): Promise<EventStream> {
   let received = '';
+  let ended = false;
   const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(`${relay.adminUrl}/api/events`, {
-      headers: { authorization: `Bearer ${relay.adminToken}` },
-    });
+    const req = request(`${relay.adminUrl}/api/events`, { headers });
     req.on('response', resolve).on('error', reject).end();
   });
   stream.setEncoding('utf8');
   stream.on('data', (chunk: string) => (received += chunk));
+  stream.on('end', () => (ended = true));
   await waitFor(() => received.includes(': connected'), 'the event stream to open');
   return {
+    ended: () => ended,
     raw: () => received,
     events: () =>
       received

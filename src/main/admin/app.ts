@@ -30,6 +30,8 @@ export interface AdminApp {
   streams: EventStreams;
 }
 
+const BEARER = /^Bearer[ ]+(\S+)$/i;
+
 const UNAUTHENTICATED =
   'Send "Authorization: Bearer <admin token>", or open the login link that `hookport serve` printed.';
 
@@ -42,7 +44,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   const authenticate = (ctx: Context): Caller => {
     const header = ctx.get('authorization');
     if (header !== '') {
-      const match = /^Bearer[ ]+(\S+)$/i.exec(header);
+      const match = BEARER.exec(header);
       const role = match ? deps.auth.roleForToken(match[1]!) : null;
       if (!role)
         throw new ApiError('unauthorized', 'That admin token is not valid. ' + UNAUTHENTICATED);
@@ -52,6 +54,17 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     const role = session ? deps.auth.roleForSession(session) : null;
     if (!role) throw new ApiError('unauthorized', UNAUTHENTICATED);
     return { role };
+  };
+
+  /** Whether the credential a request came with is still good, without noting a use. */
+  const stillAuthenticated = (ctx: Context): boolean => {
+    const header = ctx.get('authorization');
+    if (header !== '') {
+      const match = BEARER.exec(header);
+      return match !== null && deps.auth.isValidToken(match[1]!);
+    }
+    const session = ctx.cookies.get(SESSION_COOKIE);
+    return session !== undefined && deps.auth.roleForSession(session) !== null;
   };
 
   const setSession = (ctx: Context, holder: TokenHolder): void => {
@@ -139,7 +152,8 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   });
   router.get('/api/events', (ctx) => {
     authenticate(ctx);
-    streams.attach(ctx);
+    // Asked again before every event: a revoked token or ended session stops the stream at once.
+    streams.attach(ctx, () => stillAuthenticated(ctx));
   });
   mountContractRoutes(router, deps.service, authenticate);
 

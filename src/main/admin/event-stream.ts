@@ -10,7 +10,8 @@ export class EventStreams {
 
   constructor(private readonly events: EventBus) {}
 
-  attach(ctx: Context): void {
+  /** `allowed` is asked before each write; once it says no, the stream ends. */
+  attach(ctx: Context, allowed: () => boolean): void {
     const stream = new PassThrough();
     ctx.set({
       'Content-Type': 'text/event-stream',
@@ -20,12 +21,19 @@ export class EventStreams {
     ctx.status = 200;
     ctx.body = stream;
     stream.write(': connected\n\n');
+    const send = (text: string): void => {
+      if (allowed()) stream.write(text);
+      else close();
+    };
     const unsubscribe = this.events.subscribe((event) => {
-      stream.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     });
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
+    let closed = false;
     const close = (): void => {
+      if (closed) return;
+      closed = true;
       clearInterval(heartbeat);
       unsubscribe();
       this.open.delete(stream);
