@@ -35,7 +35,15 @@ export const httpExecutorSchema = z.strictObject({
     .max(4096, 'must be at most 4096 characters')
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
       message: 'must be an http:// or https:// URL',
-    }),
+    })
+    // fetch refuses them, so every run would fail; and the URL is shown to every reader.
+    .refine(
+      (value) =>
+        !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''),
+      {
+        message: 'must not contain a user name or password',
+      },
+    ),
   /** Attempts in all, the first included. */
   maxAttempts: z.number().int().min(1).max(10).default(5),
   /** Wait before the second attempt; it doubles after each retry (capped at 5 minutes). */

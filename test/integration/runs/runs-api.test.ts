@@ -130,6 +130,7 @@ describe('the runs API and factory executors', () => {
       [{ kind: 'command', command: 'x', timeoutSeconds: 0 }, 'executor.timeoutSeconds'],
       [{ kind: 'command', command: 'x', concurrency: 1.5 }, 'executor.concurrency'],
       [{ kind: 'http', url: 'ftp://example.com/runs' }, 'executor.url'],
+      [{ kind: 'http', url: 'http://runner:hunter2@127.0.0.1/x' }, 'executor.url'],
       [{ kind: 'http', url: 'http://127.0.0.1/x', maxAttempts: 0 }, 'executor.maxAttempts'],
       [{ kind: 'shell' }, 'executor.kind'],
     ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpRunBody } from '../../../src/main/runs/executors/http.js';
+import { executeHttp, httpRunBody } from '../../../src/main/runs/executors/http.js';
 import type { RunJob } from '../../../src/main/runs/executors/types.js';
 
 const job = (payload: string): RunJob => ({
@@ -33,5 +33,25 @@ describe('the http executor request body', () => {
     const body = httpRunBody(job('\uFEFF{"a":1}')).toString('utf8');
     expect(body.endsWith(',"payload":{"a":1}}')).toBe(true);
     expect(JSON.parse(body)).toMatchObject({ payload: { a: 1 } });
+  });
+});
+
+describe('the http executor error', () => {
+  it('never quotes the URL, even where fetch itself does (a URL saved before user info was refused)', async () => {
+    const result = await executeHttp(
+      {
+        kind: 'http',
+        url: 'http://runner:hunter2@127.0.0.1:9/runs?key=abc',
+        maxAttempts: 1,
+        backoffSeconds: 0,
+        timeoutSeconds: 5,
+        concurrency: 1,
+      },
+      job('{}'),
+    );
+
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/^gave up after 1 attempt: .*<the executor URL>/);
+    expect(result.error).not.toMatch(/hunter2|key=abc|127\.0\.0\.1/);
   });
 });

@@ -36,11 +36,16 @@ async function readBounded(response: Response): Promise<string | null> {
   return output.text();
 }
 
-/** Network failures name their cause (ECONNREFUSED, a timeout), never the URL, which may hold a token. */
+/**
+ * Network failures name their cause (ECONNREFUSED, a timeout), never the URL, which may hold a
+ * token: a message that quotes one (fetch's own TypeErrors do) has it replaced.
+ */
 function describeFetchError(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const text =
+    cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<the executor URL>');
 }
 
 /** POSTs the run input; retries what may pass later with doubling backoff, up to `maxAttempts`. */
