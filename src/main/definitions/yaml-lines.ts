@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import type { DefinitionProblem } from './problems.js';
 
@@ -51,7 +51,32 @@ export function parseYaml(
     }
     return line ?? firstLine;
   };
-  return { file, doc, value: doc.toJS() as unknown, lineOf };
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (error) {
+    // An alias with no anchor, or so many aliases that expanding them would exhaust memory.
+    return [{ file, line: firstAliasLine(doc, lineAt), key: null, message: aliasMessage(error) }];
+  }
+  return { file, doc, value, lineOf };
+}
+
+function firstAliasLine(doc: Document, lineAt: (offset: number) => number): number | null {
+  let line: number | null = null;
+  visit(doc, {
+    Alias(_, node) {
+      if (node.range) line = lineAt(node.range[0]);
+      return visit.BREAK;
+    },
+  });
+  return line;
+}
+
+function aliasMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return /excessive alias count/i.test(text)
+    ? 'uses too many YAML aliases (*name); write the values out'
+    : text;
 }
 
 const describeIssue = (issue: z.core.$ZodIssue): { key: PropertyKey[]; message: string } => {

@@ -119,6 +119,24 @@ describe('a refused definition', () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('refuses a YAML alias with no anchor, and an alias bomb, as a 400 naming the line', async () => {
+    writeFileSync(join(dir, 'webhooks/nightly.yaml'), 'authMode: token\nsecretName: *name\n');
+    await expectRefused(
+      'webhooks/nightly.yaml:2: Unresolved alias (the anchor must be set before the alias): name',
+      'webhooks/nightly.yaml:2',
+    );
+
+    let bomb = 'a: &a [x, x, x, x, x, x, x, x, x]\n';
+    for (const [previous, name] of ['ab', 'bc', 'cd', 'de', 'ef', 'fg', 'gh', 'hi']) {
+      bomb += `${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]\n`;
+    }
+    writeFileSync(join(dir, 'webhooks/nightly.yaml'), bomb);
+    await expectRefused(
+      'webhooks/nightly.yaml:2: uses too many YAML aliases (*name); write the values out',
+      'webhooks/nightly.yaml:2',
+    );
+  });
+
   it('refuses an automation file without front matter, or with an empty prompt or a bad filter', async () => {
     writeDefinition(dir, 'automations/triage.md', 'Just a prompt, no front matter.\n');
     await expectRefused(
