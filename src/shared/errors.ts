@@ -6,6 +6,7 @@ export type ApiErrorCode =
   | 'not_found'
   | 'conflict'
   | 'limit_reached'
+  | 'payload_too_large'
   | 'unavailable'
   | 'internal';
 
@@ -22,6 +23,7 @@ const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   limit_reached: 409,
+  payload_too_large: 413,
   unavailable: 503,
   internal: 500,
 };

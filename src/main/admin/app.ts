@@ -32,6 +32,15 @@ export interface AdminApp {
 
 const BEARER = /^Bearer[ ]+(\S+)$/i;
 
+/** Why koa-body refused a request body, in the caller's terms. */
+function bodyError(error: Error): ApiError {
+  if ((error as { status?: unknown }).status === 413)
+    return new ApiError('payload_too_large', 'The request body is over 1 MB.');
+  if (/prototype/i.test(error.message))
+    return new ApiError('invalid_input', 'The request body must not use the key "__proto__".');
+  return new ApiError('invalid_input', 'The request body is not valid JSON.');
+}
+
 const UNAUTHENTICATED =
   'Send "Authorization: Bearer <admin token>", or open the login link that `hookport serve` printed.';
 
@@ -113,8 +122,8 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
       multipart: false,
       urlencoded: false,
       text: false,
-      onError: () => {
-        throw new ApiError('invalid_input', 'The request body is not valid JSON.');
+      onError: (error) => {
+        throw bodyError(error);
       },
     }),
   );

@@ -96,4 +96,26 @@ describe('invalid management input', () => {
     });
     expect(notTyped.status).toBe(400);
   });
+
+  it('says when a body is too large, or uses __proto__, rather than calling it invalid JSON', async () => {
+    const filter = { action: 'x'.repeat(1024 * 1024) };
+    const huge = await relay.api('POST', '/api/automations', { name: 'huge', filter });
+    expect(huge).toMatchObject({
+      status: 413,
+      body: { error: { code: 'payload_too_large', message: 'The request body is over 1 MB.' } },
+    });
+
+    const poisoned = await relay.api('POST', '/api/webhooks', '{"name":"x","__proto__":{}}', {});
+    expect(poisoned).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_input',
+          message: 'The request body must not use the key "__proto__".',
+        },
+      },
+    });
+    const names = (await relay.api<{ items: { name: string }[] }>('GET', '/api/webhooks')).body;
+    expect(names.items.map((webhook) => webhook.name)).not.toContain('x');
+  });
 });
