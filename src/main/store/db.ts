@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { runMigrations } from './migrations/index.js';
 
@@ -8,6 +9,7 @@ export type Db = Database.Database;
  * before the 202 that depends on it is sent, and readers never block the accept writer.
  */
 export function openDatabase(file: string): Db {
+  ownerOnly(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -20,4 +22,15 @@ export function openDatabase(file: string): Db {
   db.pragma('busy_timeout = 5000');
   runMigrations(db);
   return db;
+}
+
+/**
+ * Payloads live in these files: owner-only, even in a data dir that others may read. SQLite gives
+ * a new -wal and -shm file the database file's mode; files from an earlier start are tightened.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
 }
