@@ -15,7 +15,9 @@ const loopbackHosts = (port: number): string[] => [
 export function loopbackGuard(port: () => number): Middleware {
   return async (ctx, next) => {
     const hosts = loopbackHosts(port());
-    if (!hosts.includes(ctx.get('host'))) {
+    // Node keeps the first of several Host headers; a proxy in front may have read another one.
+    const hostLines = ctx.req.headersDistinct.host?.length ?? 0;
+    if (hostLines !== 1 || !hosts.includes(ctx.get('host'))) {
       throw new ApiError(
         'forbidden',
         'This admin listener answers only to 127.0.0.1, localhost or [::1] with its port.',

@@ -48,7 +48,8 @@ export function createIngressApp(deps: IngressDeps): Koa {
 
 async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
   const rawUrl = ctx.req.url ?? '/';
-  if (rawUrl === '/healthz') {
+  // Health checkers may add a query string (a cache buster); it does not matter here.
+  if (rawUrl === '/healthz' || rawUrl.startsWith('/healthz?')) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       return replyError(ctx, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
     }
@@ -83,7 +84,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
       secret === undefined
         ? 'the webhook secret is missing from the secret store'
         : webhook.authMode === 'token'
-          ? checkBearerToken(ctx.get('authorization') || undefined, secret)
+          ? checkBearerToken(ctx.req.headersDistinct.authorization, secret)
           : checkUrlToken(target.token, secret);
     if (failure) return rejectAuth(attempt, failure, declaredSize(ctx), null);
   }

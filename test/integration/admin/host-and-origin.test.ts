@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../support/http-request.js';
+import { exchangeRaw, requestHead } from '../../support/raw-http.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 
 /**
@@ -54,6 +55,24 @@ describe('the admin listener Host and Origin guard', () => {
       expect((await call('POST', '/api/webhooks', { host }, { name: 'rebound' })).status).toBe(403);
     }
     expect(await webhookNames()).toEqual([]);
+  });
+
+  it('refuses a request with two Host headers, whichever comes first', async () => {
+    const auth: [string, string] = ['Authorization', `Bearer ${relay.adminToken}`];
+    for (const second of ['evil.example', `localhost:${port}`]) {
+      const head = requestHead('GET', '/api/status', relay.adminUrl, [
+        ['Host', second],
+        auth,
+        ['Connection', 'close'],
+      ]);
+      const [response] = await exchangeRaw(relay.adminUrl, [head]);
+      expect(response?.status, second).toBe(403);
+    }
+    const single = requestHead('GET', '/api/status', relay.adminUrl, [
+      auth,
+      ['Connection', 'close'],
+    ]);
+    expect((await exchangeRaw(relay.adminUrl, [single]))[0]?.status).toBe(200);
   });
 
   it('refuses a write whose Origin is not its own with 403, and changes nothing', async () => {

@@ -36,9 +36,12 @@ describe('requests that are not deliveries', () => {
     expect((await listDeliveries(relay, webhook.uid)).items).toEqual([]);
   });
 
-  it('serves GET /healthz', async () => {
-    const response = await fetch(`${relay.ingressUrl}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+  it('serves GET /healthz, with or without a query string', async () => {
+    for (const path of ['/healthz', '/healthz?probe=1']) {
+      const response = await fetch(`${relay.ingressUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(await response.json()).toEqual({ ok: true });
+    }
+    expect((await fetch(`${relay.ingressUrl}/healthzz`)).status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
+import { exchangeRaw, requestHead } from '../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 
 /** Seed §7: 400, 401 and 413 are answered at once and logged with metadata only, never a payload. */
@@ -57,6 +58,30 @@ describe('a rejected delivery', () => {
     expect(entries.map((e) => e.reason).sort()).toEqual([
       'Authorization header is not "Bearer <token>"',
       'missing Authorization header',
+    ]);
+  });
+
+  it('answers 401 to two Authorization headers, even when the first holds the token', async () => {
+    const { secret, ingressUrl, webhook } = await relay.createWebhook({ name: 'twice' });
+    const path = new URL(ingressUrl).pathname;
+    for (const pair of [
+      [`Bearer ${secret}`, 'Bearer wrong'],
+      ['Bearer wrong', `Bearer ${secret}`],
+    ]) {
+      const head = requestHead('POST', path, relay.ingressUrl, [
+        ['Authorization', pair[0]!],
+        ['Authorization', pair[1]!],
+        ['Content-Type', 'application/json'],
+        ['Content-Length', '2'],
+        ['Connection', 'close'],
+      ]);
+      const [response] = await exchangeRaw(relay.ingressUrl, [head, '{}']);
+      expect(response?.status).toBe(401);
+    }
+    const entries = await waitForDeliveries(relay, webhook.uid, 2);
+    expect(entries.map((e) => e.reason)).toEqual([
+      'more than one Authorization header',
+      'more than one Authorization header',
     ]);
   });
 

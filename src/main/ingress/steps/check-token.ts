@@ -1,8 +1,14 @@
 import { constantTimeEqual } from '../../crypto/constant-time.js';
 
-/** Bearer-token check from the Authorization header alone: the body is never read on failure. */
-export function checkBearerToken(authorization: string | undefined, secret: string): string | null {
-  if (authorization === undefined) return 'missing Authorization header';
+/**
+ * Bearer-token check from the Authorization header alone: the body is never read on failure.
+ * Sent twice, it is refused: Node would read the first, a proxy in front perhaps the other.
+ */
+export function checkBearerToken(lines: string[] | undefined, secret: string): string | null {
+  if (lines === undefined || (lines.length === 1 && lines[0] === ''))
+    return 'missing Authorization header';
+  if (lines.length > 1) return 'more than one Authorization header';
+  const authorization = lines[0]!;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
   if (!match) return 'Authorization header is not "Bearer <token>"';
   return constantTimeEqual(match[1]!, secret) ? null : 'token does not match';
