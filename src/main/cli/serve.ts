@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from './command-line.js';
 import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
 import { startCore } from '../core.js';
+import { publicUrlProblem } from '../../shared/contract/relay.js';
 import { UsageError, parsePort } from './usage.js';
 
 /** Where the built UI sits next to the bundled CLI (out/main/cli.js → out/renderer). */
@@ -23,11 +24,8 @@ export async function serve(args: string[]): Promise<void> {
     allowPositionals: false,
   });
   const publicUrl = values['public-url'];
-  if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(publicUrl)) {
-    throw new UsageError(
-      `--public-url must be an http(s) URL such as https://abc.trycloudflare.com, not "${publicUrl}"`,
-    );
-  }
+  const problem = publicUrl === undefined ? null : publicUrlProblem(publicUrl);
+  if (problem) throw new UsageError(`--public-url ${problem}, not "${publicUrl}"`);
   const dataDir = resolve(values['data-dir'] ?? process.env.HOOKPORT_DATA_DIR ?? defaultDataDir());
 
   const core = await startCore({

@@ -15,10 +15,28 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
+/**
+ * Why a public base URL cannot prefix ingress URLs, or null. A path is kept (a proxy may serve
+ * the relay under one); a query, fragment or credentials would end up in the middle of every URL.
+ */
+export function publicUrlProblem(value: string): string | null {
+  if (!URL.canParse(value) || !/^https?:\/\/[^\s/?#]+/i.test(value)) {
+    return 'must be an http(s) URL such as https://abc.trycloudflare.com';
+  }
+  const url = new URL(value);
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+    return 'must not have a query (?…) or fragment (#…): ingress paths are added after it';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
+  return null;
+}
+
 const publicUrlSchema = z
   .string()
-  .url('must be an http(s) URL')
-  .refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://')
+  .superRefine((value, ctx) => {
+    const problem = publicUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .transform((u) => u.replace(/\/+$/, ''));
 
 export const statusSchema = z.object({

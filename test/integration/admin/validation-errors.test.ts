@@ -70,6 +70,13 @@ describe('invalid management input', () => {
       { publicUrl: 'ftp://tunnel' },
       'publicUrl',
     ],
+    [
+      'a public URL with a query, which would land in the middle of every ingress URL',
+      'PATCH',
+      () => '/api/settings',
+      { publicUrl: 'https://hooks.example.test/relay?x=1' },
+      'publicUrl',
+    ],
   ];
 
   it.each(cases)('%s → 400 naming the field', async (_name, method, path, body, field) => {

@@ -40,4 +40,12 @@ describe('the built hookport command', () => {
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toMatch(/^hookport: Unknown command "srve"\.\n\nUsage:\n/);
   });
+
+  it('refuses a --public-url that could not prefix ingress URLs, before starting', async () => {
+    const run = await hookport('serve', '--public-url', 'https://hooks.example.test/?via=tunnel');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^hookport: --public-url must not have a query \(\?…\) or fragment \(#…\): ingress paths are added after it, not "https:\/\/hooks\.example\.test\/\?via=tunnel"\n/,
+    );
+  });
 });
