@@ -135,6 +135,12 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   router.get('/login', (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const holder = token ? deps.auth.redeemLogin(token) : null;
+    if (!holder && stillAuthenticated(ctx)) {
+      // A used link opened again (a bookmark, a restored tab) by someone already signed in.
+      ctx.status = 303;
+      ctx.redirect('/');
+      return;
+    }
     if (!holder) {
       ctx.status = 401;
       ctx.type = 'text/plain';

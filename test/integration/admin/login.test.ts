@@ -44,6 +44,21 @@ describe('the login link', () => {
     expect(sessionCookie(again)).toBeUndefined();
   });
 
+  it('used again in a browser that is still signed in, just opens the UI', async () => {
+    const link = relay.core.loginLink();
+    const cookie = sessionCookie(await open(link))!.split(';')[0]!;
+    const again = await fetch(link, { redirect: 'manual', headers: { cookie } });
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/');
+    expect(sessionCookie(again)).toBeUndefined();
+
+    const signedOut = await fetch(link, {
+      redirect: 'manual',
+      headers: { cookie: 'hookport_session=not-a-session' },
+    });
+    expect(signedOut.status).toBe(401);
+  });
+
   it('refuses a made-up code, and accepts the admin token itself', async () => {
     const forged = await open(`${relay.adminUrl}/login?token=hpl_made-up`);
     expect(forged.status).toBe(401);
