@@ -24,7 +24,7 @@ function generatedValueFor(users: readonly WebhookRecord[]): string {
   if (providers.length > 0) {
     throw new ApiError(
       'invalid_input',
-      `value: paste the provider's new signing secret; ${providers.map((w) => w.name).join(', ')} verify(ies) a provider's signature`,
+      `value: paste the new signing secret from the provider: ${providers.map((w) => w.name).join(', ')} ${providers.length === 1 ? 'checks' : 'check'} the provider's signature with it, so Hookport cannot make one up`,
       'value',
     );
   }

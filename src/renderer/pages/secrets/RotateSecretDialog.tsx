@@ -79,8 +79,8 @@ export function RotateSecretDialog({
           aria-describedby={`${valueId}-hint`}
         />
         <p id={`${valueId}-hint`} className="hint">
-          Optional: leave blank to generate one. A provider&apos;s signing secret (GitHub, Stripe,
-          …) must be pasted: the provider issues it.
+          Leave blank to generate one, unless a webhook above checks a provider&apos;s signature
+          (GitHub, Stripe, …): then paste the new signing secret the provider issued.
         </p>
       </div>
     </ConfirmDialog>
