@@ -33,7 +33,7 @@ describe('the UI shell in Chromium', () => {
     try {
       const page = await context.newPage();
       await page.goto(relay.adminUrl);
-      const field = page.getByLabel('Admin token');
+      const field = page.getByLabel('Token', { exact: true });
       await field.fill('hpa_wrong');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('alert').textContent()).resolves.toContain(

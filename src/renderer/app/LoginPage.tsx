@@ -25,11 +25,12 @@ export function LoginPage({ session }: { session: BrowserSession }): ReactNode {
     <main className="centered-panel">
       <h1>Sign in to Hookport</h1>
       <p>
-        Open the login link that <code>hookport serve</code> printed, or paste the admin token (it
-        is in <code>&lt;data-dir&gt;/admin-token</code>).
+        Open the login link that <code>hookport serve</code> printed, or paste a token: the admin
+        token (in <code>&lt;data-dir&gt;/admin-token</code>) or one made under Settings → Tokens,
+        whose role (manage or view) you then have.
       </p>
       <form onSubmit={(event) => void submit(event)} className="form">
-        <label htmlFor={inputId}>Admin token</label>
+        <label htmlFor={inputId}>Token</label>
         <input
           id={inputId}
           type="password"

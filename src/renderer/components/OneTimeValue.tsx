@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { CopyButton } from './CopyButton.js';
 
 export interface RevealedValue {
-  /** "Ingress URL", "Secret", "Admin token": also names the copy button. */
+  /** "Ingress URL", "Secret", "API token": also names the copy button. */
   label: string;
   value: string;
 }

@@ -27,7 +27,7 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
     const result = await client.call('tokens.create', { name, role });
     setCreated(result);
     toast('success', `Token "${result.token.name}" (${result.token.role}) created.`);
-  });
+  }, [name, role]);
 
   if (created) {
     return (
@@ -37,7 +37,7 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
           Send it as <code>Authorization: Bearer …</code>, or sign in to the UI with it.
         </p>
         <OneTimeValue
-          values={[{ label: 'Admin token', value: created.value }]}
+          values={[{ label: 'API token', value: created.value }]}
           warning="You will not see this token again. Copy it now."
         />
       </DoneDialog>
