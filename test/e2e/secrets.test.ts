@@ -39,7 +39,7 @@ describe('the Secrets page in Chromium', () => {
       await form.getByLabel('Name').fill('deploy token');
       await form.getByRole('button', { name: 'Create' }).click();
       // The API's message, at the field it names.
-      await expect(form.getByRole('alert').textContent()).resolves.toContain('name: must be');
+      await expect(form.getByRole('alert').textContent()).resolves.toMatch(/^Must be /);
       await form.getByLabel('Name').fill('deploy-token');
       await form.getByRole('button', { name: 'Create' }).click();
 

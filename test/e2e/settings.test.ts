@@ -36,9 +36,18 @@ describe('the Settings page in Chromium', () => {
       await field.fill('not a url');
       await publicUrl.getByRole('button', { name: 'Save public base URL' }).click();
       await expect(publicUrl.getByRole('alert').textContent()).resolves.toContain(
-        'publicUrl: must be an http(s) URL',
+        'Must be an http(s) URL such as https://abc.trycloudflare.com',
       );
       await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+
+      // Corrected, the error goes before the next Save; a query is refused in words.
+      await field.fill('https://hooks.example.test/?via=tunnel');
+      await publicUrl.getByRole('alert').waitFor({ state: 'detached' });
+      await expect(field.getAttribute('aria-invalid')).resolves.toBeNull();
+      await publicUrl.getByRole('button', { name: 'Save public base URL' }).click();
+      await expect(publicUrl.getByRole('alert').textContent()).resolves.toBe(
+        'Must not have a query (?…) or fragment (#…): ingress paths are added after it',
+      );
 
       await field.fill('https://hooks.example.test/');
       await publicUrl.getByRole('button', { name: 'Save public base URL' }).click();
@@ -67,7 +76,7 @@ describe('the Settings page in Chromium', () => {
       await retention.getByLabel('Keep deliveries for (days)').fill('3');
       await retention.getByRole('button', { name: 'Save retention' }).click();
       await expect(retention.getByRole('alert').textContent()).resolves.toContain(
-        'retentionDays: must be at least 7 days',
+        'Must be at least 7 days',
       );
       await expect(retention.textContent()).resolves.toContain('At least 7 days.');
       await retention.getByLabel('Keep deliveries for (days)').fill('10');
@@ -98,7 +107,7 @@ describe('the Settings page in Chromium', () => {
       await executor.getByLabel('Concurrency').fill('2');
       await executor.getByRole('button', { name: 'Save run executor' }).click();
       const cwdError = executor.getByRole('alert');
-      await expect(cwdError.textContent()).resolves.toBe('executor.cwd: must be an absolute path');
+      await expect(cwdError.textContent()).resolves.toBe('Must be an absolute path');
       await expect(
         executor.getByLabel('Working directory').getAttribute('aria-invalid'),
       ).resolves.toBe('true');
@@ -146,7 +155,7 @@ describe('the Settings page in Chromium', () => {
       await form.getByRole('radio', { name: /^view/ }).check();
       await form.getByRole('button', { name: 'Create' }).click();
       const shown = page.getByRole('dialog', { name: 'Token created' });
-      const value = (await shown.getByTestId('one-time-admin-token').textContent()) ?? '';
+      const value = (await shown.getByTestId('one-time-api-token').textContent()) ?? '';
       await expect(shown.textContent()).resolves.toContain('You will not see this token again.');
       const asView = await relay.api('GET', '/api/status', undefined, { token: value });
       expect(asView.body).toMatchObject({ role: 'view' });
@@ -184,7 +193,7 @@ describe('the Settings page in Chromium', () => {
       await definitions.getByLabel('Definitions directory').fill('relative');
       await definitions.getByRole('button', { name: 'Apply…' }).click();
       await expect(definitions.getByRole('alert').textContent()).resolves.toContain(
-        'dir: must be an absolute path',
+        'Must be an absolute path',
       );
 
       await definitions.getByLabel('Definitions directory').fill(dir);

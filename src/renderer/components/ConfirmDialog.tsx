@@ -42,7 +42,8 @@ export function ConfirmDialog({
         }}
       >
         <div className="confirm-text">{children}</div>
-        <ErrorNote error={error} />
+        {/* A confirmation holds at most one field, right above the note. */}
+        <ErrorNote error={error} atField />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel

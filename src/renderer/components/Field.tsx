@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { ApiError } from '../../shared/errors.js';
 import './field.css';
+
+export { besideField, errorAt, unclaimed } from './field-errors.js';
 
 export interface FieldControlProps {
   id: string;
@@ -44,18 +45,6 @@ export function Field({
       )}
     </div>
   );
-}
-
-/** The API's message when its `path` points at this field (or inside it), else nothing. */
-export function errorAt(error: ApiError | undefined, path: string): string | undefined {
-  if (!error?.path) return undefined;
-  return error.path === path || error.path.startsWith(`${path}.`) ? error.message : undefined;
-}
-
-/** The error when no field below claims it, so it is shown once, as a general note. */
-export function unclaimed(error: ApiError | undefined, paths: string[]): ApiError | undefined {
-  if (!error) return undefined;
-  return paths.some((path) => errorAt(error, path) !== undefined) ? undefined : error;
 }
 
 /** Why a control is disabled, said where the operator looks (not only in a tooltip). */

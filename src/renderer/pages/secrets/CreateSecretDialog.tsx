@@ -26,7 +26,7 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
     });
     setCreated(result);
     toast('success', `Team secret "${result.secret.name}" created.`);
-  });
+  }, [name, value]);
 
   if (created) {
     return (

@@ -39,7 +39,7 @@ function ExecutorForm({
       executor: executorOf(draft),
     });
     toast('success', `Run executor saved: ${KIND_TEXT[saved.executor.kind].label}.`);
-  });
+  }, draft);
   const shownAtField = FIELD_PATHS.some((p) => errorAt(error, `executor.${p}`) !== undefined);
 
   return (

@@ -22,7 +22,7 @@ export function PublicUrlSection({
     const publicUrl = text.trim() === '' ? null : text.trim();
     const saved = await client.call('settings.update', { publicUrl });
     toast('success', `Every ingress URL now starts with ${saved.effectivePublicUrl}.`);
-  });
+  }, text);
 
   return (
     <section className="settings-section" aria-labelledby="public-url-title">

@@ -40,7 +40,7 @@ export function RetentionSection({
       'success',
       `Retention saved: ${saved.retentionDays} days, at least ${saved.retentionMinPerWebhook} per webhook.`,
     );
-  });
+  }, [days, perWebhook]);
 
   return (
     <section className="settings-section" aria-labelledby="retention-title">
