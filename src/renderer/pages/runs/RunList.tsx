@@ -47,6 +47,11 @@ export function RunList({
           >
             <td>
               <span className={`chip chip-${run.status}`}>{run.status}</span>
+              {run.rerunOf !== null && (
+                <span className="rerun-mark" title={`Re-run of ${run.rerunOf}`}>
+                  re-run
+                </span>
+              )}
             </td>
             <td className="wrap">
               {run.automationName ?? <span className="muted">deleted automation</span>}
