@@ -146,7 +146,8 @@ describe('the Automations page in Chromium', () => {
         await card.getByText(`deleted webhook ${hook.webhook.uid}`).waitFor();
         await page.getByRole('button', { name: 'Save' }).click();
         await card
-          .getByText(`triggers.0.filter.webhook_ids.0: webhook ${hook.webhook.uid}`)
+          .getByRole('group', { name: 'Webhook received from' })
+          .getByText(`webhook ${hook.webhook.uid} ("github-prod") was deleted`)
           .waitFor();
         await card
           .getByRole('button', { name: `Remove deleted webhook ${hook.webhook.uid}` })

@@ -11,6 +11,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { buildDraft, isDirty, toDraft, triggerIndexOf, type Draft } from './draft.js';
 import { EditorFields } from './EditorFields.js';
+import { plainSaveError, saveSummary } from './save-error.js';
 import { TestFilterPanel } from './TestFilterPanel.js';
 import { TriggerList } from './TriggerList.js';
 
@@ -82,7 +83,7 @@ export function AutomationEditor({
         navigate('automations', created.id);
       }
     } catch (failure) {
-      setSaveError(toApiError(failure));
+      setSaveError(plainSaveError(toApiError(failure)));
     } finally {
       setBusy(false);
     }
@@ -140,7 +141,7 @@ export function AutomationEditor({
           {saveError && !fieldError && <ErrorNote error={saveError} />}
           {saveError && fieldError && (
             <p className="error-note" role="alert">
-              Not saved: {saveError.message}
+              Not saved: {saveSummary(saveError)}
             </p>
           )}
           {saveBlock && !writeBlock && <p className="warning-note">{saveBlock}</p>}

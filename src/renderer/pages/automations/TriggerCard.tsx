@@ -5,12 +5,15 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import type { TriggerDraft } from './draft.js';
 import { FilterEditor } from './FilterEditor.js';
 import type { FilterCheck } from './filter-text.js';
+import { webhooksErrorTrigger } from './save-error.js';
 import { WebhookPicker } from './WebhookPicker.js';
 
 function summary(trigger: TriggerDraft, names: ReadonlyMap<string, string>): string {
-  const picked = trigger.webhookIds.map((uid) => names.get(uid) ?? 'deleted webhook');
-  const from = picked.length === 0 ? 'no webhook selected' : picked.join(', ');
-  return trigger.filterText.trim() === '' ? `${from}; every delivery` : `${from}; payload filter`;
+  // Without a webhook the trigger cannot be saved, let alone match "every delivery".
+  if (trigger.webhookIds.length === 0) return 'No webhook chosen yet: choose at least one';
+  const from = trigger.webhookIds.map((uid) => names.get(uid) ?? 'deleted webhook').join(', ');
+  const what = trigger.filterText.trim() === '' ? 'every delivery' : 'payload filter';
+  return `Webhook received from ${from}; ${what}`;
 }
 
 /** One Webhook trigger: its webhooks and its payload filter, folded to one line when closed. */
@@ -44,6 +47,7 @@ export function TriggerCard({
   const title = `Trigger ${index + 1}`;
   const names = new Map(webhooks.map((w) => [w.uid, w.name]));
   const problem = !check.ok || error !== undefined;
+  const pickerError = webhooksErrorTrigger(error) === null ? undefined : error?.message;
   return (
     <section
       className={problem ? 'trigger-card trigger-card-problem' : 'trigger-card'}
@@ -60,7 +64,7 @@ export function TriggerCard({
           <span aria-hidden="true">{open ? '▾' : '▸'}</span> {title}
         </button>
         <span className="trigger-summary muted">
-          Webhook received from {summary(trigger, names)}
+          {summary(trigger, names)}
           {problem && <span className="badge badge-rejected">needs a fix</span>}
         </span>
         <button
@@ -79,6 +83,7 @@ export function TriggerCard({
           selected={trigger.webhookIds}
           knownNames={knownNames}
           disabled={readOnly}
+          error={pickerError}
           onChange={(webhookIds) => onChange({ ...trigger, webhookIds })}
         />
         <FilterEditor
@@ -88,7 +93,7 @@ export function TriggerCard({
           readOnly={readOnly}
           onChange={(filterText) => onChange({ ...trigger, filterText })}
         />
-        <ErrorNote error={error} />
+        {pickerError === undefined && <ErrorNote error={error} />}
       </div>
     </section>
   );

@@ -11,6 +11,7 @@ export function WebhookPicker({
   selected,
   knownNames,
   disabled,
+  error,
   onChange,
 }: {
   webhooks: readonly Webhook[];
@@ -18,15 +19,22 @@ export function WebhookPicker({
   /** Names of deleted webhooks the automation still remembers. */
   knownNames: ReadonlyMap<string, string | null>;
   disabled: boolean;
+  /** Why saving refused these webhooks, shown under the checkboxes. */
+  error: string | undefined;
   onChange: (uids: string[]) => void;
 }): ReactNode {
   const baseId = useId();
+  const errorId = `${baseId}-error`;
   const live = new Set(webhooks.map((w) => w.uid));
   const deleted = selected.filter((uid) => !live.has(uid));
   const toggle = (uid: string, on: boolean): void =>
     onChange(on ? [...selected, uid] : selected.filter((s) => s !== uid));
   return (
-    <fieldset className="webhook-picker">
+    <fieldset
+      className="webhook-picker"
+      aria-invalid={error === undefined ? undefined : true}
+      aria-describedby={error === undefined ? undefined : errorId}
+    >
       <legend>Webhook received from</legend>
       {webhooks.length === 0 && (
         <p className="hint">
@@ -71,6 +79,11 @@ export function WebhookPicker({
           );
         })}
       </ul>
+      {error !== undefined && (
+        <p id={errorId} className="error-note" role="alert">
+          {error}
+        </p>
+      )}
     </fieldset>
   );
 }

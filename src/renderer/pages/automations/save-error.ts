@@ -1,0 +1,39 @@
+import { ApiError } from '../../../shared/errors.js';
+
+/** `triggers.N.filter.webhook_ids` (the list) or `….webhook_ids.M` (one UID in it). */
+const WEBHOOKS_PATH = /^triggers\.(\d+)\.filter\.webhook_ids(?:\.(\d+))?$/;
+
+/** Which trigger's webhook checkboxes a save error is about, or null when it is about something else. */
+export function webhooksErrorTrigger(error: ApiError | undefined): number | null {
+  const match = WEBHOOKS_PATH.exec(error?.path ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+/** The API's words without the leading "triggers.0.filter.webhook_ids: ", which the UI shows by place. */
+function withoutPath(error: ApiError): string {
+  const prefix = `${error.path ?? ''}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/**
+ * A save error as the operator should read it beside the webhook checkboxes: the API speaks of
+ * paths and UIDs ("must name at least one webhook UID"), the picker shows names and checkboxes.
+ * Errors about anything else are returned as they are.
+ */
+export function plainSaveError(error: ApiError): ApiError {
+  if (webhooksErrorTrigger(error) === null) return error;
+  const said = withoutPath(error);
+  const most = /at most (\d+)/.exec(said);
+  const message = /at least one/.test(said)
+    ? 'Choose at least one webhook.'
+    : most
+      ? `Choose at most ${most[1]} webhooks.`
+      : said;
+  return new ApiError(error.code, message, error.path);
+}
+
+/** The one-line "Not saved: …" under the form; a trigger's webhook error says which trigger. */
+export function saveSummary(error: ApiError): string {
+  const trigger = webhooksErrorTrigger(error);
+  return trigger === null ? error.message : `Trigger ${trigger + 1}: ${error.message}`;
+}
