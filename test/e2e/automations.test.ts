@@ -142,16 +142,30 @@ describe('the Automations page in Chromium', () => {
         await screenshot(page, 'automations-list');
 
         await listRow.click();
+        // The editor names the deleted webhook as the list does; its UID only stays in a tooltip.
+        const banner = page.locator('.warning-note').filter({ hasText: 'fires no more' });
+        await expect(banner.textContent()).resolves.toContain(
+          'This automation points at github-prod (deleted): it fires no more',
+        );
         const card = page.getByRole('region', { name: 'Trigger 1' });
-        await card.getByText(`deleted webhook ${hook.webhook.uid}`).waitFor();
+        await expect(card.locator('.trigger-summary').textContent()).resolves.toContain(
+          'Webhook received from github-prod (deleted); payload filter',
+        );
+        const picker = card.getByRole('group', { name: 'Webhook received from' });
+        await picker.getByText('github-prod (deleted)').waitFor();
+        const option = panel.getByLabel('Stored delivery').locator(`option[value="${matching}"]`);
+        await option.waitFor({ state: 'attached' });
+        await expect(option.textContent()).resolves.toContain('github-prod (deleted)');
+        await pickDelivery(page, matching);
+        expect(await page.locator('main').innerText()).not.toContain(hook.webhook.uid);
+        await screenshot(page, 'automation-editor-deleted-webhook');
         await page.getByRole('button', { name: 'Save' }).click();
-        await card
-          .getByRole('group', { name: 'Webhook received from' })
-          .getByText(`webhook ${hook.webhook.uid} ("github-prod") was deleted`)
+        await picker
+          .getByText(
+            'github-prod (deleted) can no longer fire: remove it, or choose another webhook.',
+          )
           .waitFor();
-        await card
-          .getByRole('button', { name: `Remove deleted webhook ${hook.webhook.uid}` })
-          .click();
+        await card.getByRole('button', { name: 'Remove github-prod (deleted)' }).click();
         await card.getByLabel('other-hook').check();
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Saved automation triage.').waitFor();

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Automation } from '../../../shared/contract/automations.js';
+import { DELETED_WEBHOOK_WARNING, type Automation } from '../../../shared/contract/automations.js';
 import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
@@ -14,6 +14,7 @@ import { EditorFields } from './EditorFields.js';
 import { plainSaveError, saveSummary } from './save-error.js';
 import { TestFilterPanel } from './TestFilterPanel.js';
 import { TriggerList } from './TriggerList.js';
+import { deletedWebhookNote, webhookLabels } from './webhook-names.js';
 
 /** The file a managed factory's automation lives in, for the "edit this file" notice. */
 function definitionFile(dir: string | null, automation: Automation | undefined): string {
@@ -52,8 +53,12 @@ export function AutomationEditor({
   const built = buildDraft(draft);
   const dirty = automation ? isDirty(built, automation) : true;
   const activeIndex = Math.min(active, Math.max(0, draft.triggers.length - 1));
-  const knownNames = new Map((automation?.webhooks ?? []).map((w) => [w.uid, w.name]));
-  const webhookNames = new Map<string, string>(webhooks.map((w) => [w.uid, w.name]));
+  const labels = webhookLabels(webhooks, automation?.webhooks);
+  const deletedNote = automation ? deletedWebhookNote(automation, labels) : null;
+  // The API's deleted-webhook warning names UIDs; deletedNote says the same by name.
+  const otherWarnings = (automation?.warnings ?? []).filter(
+    (w) => !w.startsWith(DELETED_WEBHOOK_WARNING),
+  );
   const fieldError =
     saveError?.path === 'name' ||
     saveError?.path === 'prompt' ||
@@ -83,7 +88,7 @@ export function AutomationEditor({
         navigate('automations', created.id);
       }
     } catch (failure) {
-      setSaveError(plainSaveError(toApiError(failure)));
+      setSaveError(plainSaveError(toApiError(failure), draft.triggers, labels));
     } finally {
       setBusy(false);
     }
@@ -107,7 +112,8 @@ export function AutomationEditor({
         {automation && dirty && !readOnly && <span className="muted">Unsaved changes</span>}
       </div>
       {writeBlock && <p className="warning-note">{writeBlock}</p>}
-      {automation?.warnings.map((warning) => (
+      {deletedNote && <p className="warning-note">{deletedNote}</p>}
+      {otherWarnings.map((warning) => (
         <p key={warning} className="warning-note">
           This automation {warning}.
         </p>
@@ -124,7 +130,7 @@ export function AutomationEditor({
             checks={built.checks}
             open={open}
             webhooks={webhooks}
-            knownNames={knownNames}
+            labels={labels}
             readOnly={readOnly}
             error={saveError}
             onOpenChange={(key, isOpen, index) => {
@@ -173,7 +179,7 @@ export function AutomationEditor({
           checks={built.checks}
           active={activeIndex}
           onActiveChange={setActive}
-          webhookNames={webhookNames}
+          labels={labels}
           initialDeliveryId={initialDeliveryId}
         />
       </div>

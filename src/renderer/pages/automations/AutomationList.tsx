@@ -4,6 +4,7 @@ import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate, routeHref } from '../../app/router.js';
 import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { deletedWebhookNote, webhookLabels } from './webhook-names.js';
 
 const open = (automation: Automation): void => navigate('automations', automation.id);
 
@@ -32,7 +33,12 @@ function Badges({ automation }: { automation: Automation }): ReactNode {
   return (
     <>
       {automation.deletedWebhookUids.length > 0 && (
-        <span className="badge badge-warning" title={automation.warnings.join('\n')}>
+        <span
+          className="badge badge-warning"
+          title={[deletedWebhookNote(automation, webhookLabels([], automation.webhooks)), ...others]
+            .filter((line) => line !== null)
+            .join('\n')}
+        >
           {DELETED_WEBHOOK_WARNING}
         </span>
       )}

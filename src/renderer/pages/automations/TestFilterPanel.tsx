@@ -9,6 +9,7 @@ import { toTrigger, type TriggerDraft } from './draft.js';
 import type { FilterCheck } from './filter-text.js';
 import { useDebounced } from './use-debounced.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
+import { labelOf, type WebhookLabels } from './webhook-names.js';
 
 const RETEST_MS = 300;
 
@@ -38,14 +39,14 @@ export function TestFilterPanel({
   checks,
   active,
   onActiveChange,
-  webhookNames,
+  labels,
   initialDeliveryId,
 }: {
   triggers: readonly TriggerDraft[];
   checks: readonly FilterCheck[];
   active: number;
   onActiveChange: (index: number) => void;
-  webhookNames: ReadonlyMap<string, string>;
+  labels: WebhookLabels;
   initialDeliveryId: string | undefined;
 }): ReactNode {
   const headingId = useId();
@@ -108,7 +109,7 @@ export function TestFilterPanel({
           {deliveryId !== '' && !picked && <option value={deliveryId}>{deliveryId}</option>}
           {items.map((d) => (
             <option key={d.id} value={d.id}>
-              {`${d.label} · ${formatTime(d.receivedAt)} · ${webhookNames.get(d.webhookUid) ?? d.webhookUid} · ${d.id}`}
+              {`${d.label} · ${formatTime(d.receivedAt)} · ${labelOf(labels, d.webhookUid)} · ${d.id}`}
             </option>
           ))}
         </select>

@@ -6,12 +6,13 @@ import type { TriggerDraft } from './draft.js';
 import { FilterEditor } from './FilterEditor.js';
 import type { FilterCheck } from './filter-text.js';
 import { webhooksErrorTrigger } from './save-error.js';
+import { labelOf, type WebhookLabels } from './webhook-names.js';
 import { WebhookPicker } from './WebhookPicker.js';
 
-function summary(trigger: TriggerDraft, names: ReadonlyMap<string, string>): string {
+function summary(trigger: TriggerDraft, labels: WebhookLabels): string {
   // Without a webhook the trigger cannot be saved, let alone match "every delivery".
   if (trigger.webhookIds.length === 0) return 'No webhook chosen yet: choose at least one';
-  const from = trigger.webhookIds.map((uid) => names.get(uid) ?? 'deleted webhook').join(', ');
+  const from = trigger.webhookIds.map((uid) => labelOf(labels, uid)).join(', ');
   const what = trigger.filterText.trim() === '' ? 'every delivery' : 'payload filter';
   return `Webhook received from ${from}; ${what}`;
 }
@@ -23,7 +24,7 @@ export function TriggerCard({
   check,
   open,
   webhooks,
-  knownNames,
+  labels,
   readOnly,
   error,
   onToggle,
@@ -35,7 +36,7 @@ export function TriggerCard({
   check: FilterCheck;
   open: boolean;
   webhooks: readonly Webhook[];
-  knownNames: ReadonlyMap<string, string | null>;
+  labels: WebhookLabels;
   readOnly: boolean;
   /** A server error whose path points into this trigger. */
   error: ApiError | undefined;
@@ -45,7 +46,6 @@ export function TriggerCard({
 }): ReactNode {
   const bodyId = useId();
   const title = `Trigger ${index + 1}`;
-  const names = new Map(webhooks.map((w) => [w.uid, w.name]));
   const problem = !check.ok || error !== undefined;
   const pickerError = webhooksErrorTrigger(error) === null ? undefined : error?.message;
   return (
@@ -64,7 +64,7 @@ export function TriggerCard({
           <span aria-hidden="true">{open ? '▾' : '▸'}</span> {title}
         </button>
         <span className="trigger-summary muted">
-          {summary(trigger, names)}
+          {summary(trigger, labels)}
           {problem && <span className="badge badge-rejected">needs a fix</span>}
         </span>
         <button
@@ -81,7 +81,7 @@ export function TriggerCard({
         <WebhookPicker
           webhooks={webhooks}
           selected={trigger.webhookIds}
-          knownNames={knownNames}
+          labels={labels}
           disabled={readOnly}
           error={pickerError}
           onChange={(webhookIds) => onChange({ ...trigger, webhookIds })}

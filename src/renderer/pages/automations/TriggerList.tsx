@@ -4,6 +4,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import { MAX_TRIGGERS, newTrigger, triggerIndexOf, type TriggerDraft } from './draft.js';
 import type { FilterCheck } from './filter-text.js';
 import { TriggerCard } from './TriggerCard.js';
+import type { WebhookLabels } from './webhook-names.js';
 
 /** The automation's triggers as cards; a run starts when any one of them matches. */
 export function TriggerList({
@@ -11,7 +12,7 @@ export function TriggerList({
   checks,
   open,
   webhooks,
-  knownNames,
+  labels,
   readOnly,
   error,
   onOpenChange,
@@ -22,7 +23,7 @@ export function TriggerList({
   /** Keys of the cards shown open. */
   open: ReadonlySet<number>;
   webhooks: readonly Webhook[];
-  knownNames: ReadonlyMap<string, string | null>;
+  labels: WebhookLabels;
   readOnly: boolean;
   error: ApiError | undefined;
   onOpenChange: (key: number, open: boolean, index: number) => void;
@@ -51,7 +52,7 @@ export function TriggerList({
           check={checks[index] ?? { ok: true, filter: undefined }}
           open={open.has(trigger.key) || errorIndex === index}
           webhooks={webhooks}
-          knownNames={knownNames}
+          labels={labels}
           readOnly={readOnly}
           error={errorIndex === index ? error : undefined}
           onToggle={() => onOpenChange(trigger.key, !open.has(trigger.key), index)}

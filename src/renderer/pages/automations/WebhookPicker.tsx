@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import type { Webhook } from '../../../shared/contract/webhooks.js';
 import { routeHref } from '../../app/router.js';
+import { labelOf, type WebhookLabels } from './webhook-names.js';
 
 /**
  * "Webhook received from": one checkbox per live webhook, by name; the trigger stores UIDs.
@@ -9,15 +10,15 @@ import { routeHref } from '../../app/router.js';
 export function WebhookPicker({
   webhooks,
   selected,
-  knownNames,
+  labels,
   disabled,
   error,
   onChange,
 }: {
   webhooks: readonly Webhook[];
   selected: readonly string[];
-  /** Names of deleted webhooks the automation still remembers. */
-  knownNames: ReadonlyMap<string, string | null>;
+  /** Names for the selected webhooks that were deleted ("tok-hook (deleted)"). */
+  labels: WebhookLabels;
   disabled: boolean;
   /** Why saving refused these webhooks, shown under the checkboxes. */
   error: string | undefined;
@@ -61,16 +62,17 @@ export function WebhookPicker({
           );
         })}
         {deleted.map((uid) => {
-          const name = knownNames.get(uid);
+          const label = labelOf(labels, uid);
           return (
             <li key={uid} className="deleted-webhook">
-              <span className="badge badge-warning">deleted webhook {uid}</span>
-              {name && <span className="muted">was {name}</span>}
+              <span className="badge badge-warning" title={uid}>
+                {label}
+              </span>
               <button
                 type="button"
                 className="link"
                 disabled={disabled}
-                aria-label={`Remove deleted webhook ${uid}`}
+                aria-label={`Remove ${label}`}
                 onClick={() => toggle(uid, false)}
               >
                 Remove

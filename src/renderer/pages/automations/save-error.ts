@@ -1,4 +1,6 @@
 import { ApiError } from '../../../shared/errors.js';
+import type { TriggerDraft } from './draft.js';
+import { labelOf, type WebhookLabels } from './webhook-names.js';
 
 /** `triggers.N.filter.webhook_ids` (the list) or `….webhook_ids.M` (one UID in it). */
 const WEBHOOKS_PATH = /^triggers\.(\d+)\.filter\.webhook_ids(?:\.(\d+))?$/;
@@ -20,15 +22,25 @@ function withoutPath(error: ApiError): string {
  * paths and UIDs ("must name at least one webhook UID"), the picker shows names and checkboxes.
  * Errors about anything else are returned as they are.
  */
-export function plainSaveError(error: ApiError): ApiError {
-  if (webhooksErrorTrigger(error) === null) return error;
+export function plainSaveError(
+  error: ApiError,
+  triggers: readonly TriggerDraft[],
+  labels: WebhookLabels,
+): ApiError {
+  const match = WEBHOOKS_PATH.exec(error.path ?? '');
+  if (!match) return error;
   const said = withoutPath(error);
+  const uid =
+    match[2] === undefined ? undefined : triggers[Number(match[1])]?.webhookIds[Number(match[2])];
   const most = /at most (\d+)/.exec(said);
-  const message = /at least one/.test(said)
-    ? 'Choose at least one webhook.'
-    : most
-      ? `Choose at most ${most[1]} webhooks.`
-      : said;
+  const message =
+    uid !== undefined && /was deleted/.test(said)
+      ? `${labelOf(labels, uid)} can no longer fire: remove it, or choose another webhook.`
+      : /at least one/.test(said)
+        ? 'Choose at least one webhook.'
+        : most
+          ? `Choose at most ${most[1]} webhooks.`
+          : said;
   return new ApiError(error.code, message, error.path);
 }
 
