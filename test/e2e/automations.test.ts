@@ -102,9 +102,23 @@ describe('the Automations page in Chromium', () => {
         );
         await second.getByRole('button', { name: 'Remove trigger 2' }).click();
         await expectVerdict(panel, 'Would trigger');
+        let tests = 0;
+        page.on('request', (r) => {
+          if (r.url().endsWith('/api/automations/test-filter')) tests += 1;
+        });
         await save.click();
         await page.getByText('Created automation triage.').waitFor();
         await page.waitForURL(/#\/automations\/aut_/);
+        // Saving keeps the picked delivery and tests it again, now against the saved trigger.
+        await page.getByRole('heading', { name: 'triage' }).waitFor();
+        await expect.poll(() => tests, POLL).toBeGreaterThan(0);
+        await expect(panel.getByLabel('Stored delivery').inputValue()).resolves.toBe(stored);
+        await expectVerdict(panel, 'Would trigger');
+        await screenshot(page, 'automation-saved-test-filter');
+        // Going Back to "New automation" starts an empty one, not the one just created.
+        await page.goBack();
+        await page.getByRole('heading', { name: 'New automation' }).waitFor();
+        await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('');
         const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
         expect(listed.body.items).toHaveLength(1);
         expect(listed.body.items[0]?.triggers).toEqual([

@@ -27,10 +27,13 @@ export function AutomationEditor({
   automation,
   webhooks,
   initialDeliveryId,
+  onCreated,
 }: {
   automation: Automation | undefined;
   webhooks: readonly Webhook[];
   initialDeliveryId: string | undefined;
+  /** Called before moving to the new automation's route, which keeps this editor. */
+  onCreated: (automation: Automation) => void;
 }): ReactNode {
   const client = useClient();
   const toast = useToast();
@@ -43,6 +46,7 @@ export function AutomationEditor({
   const [saveError, setSaveError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [saves, setSaves] = useState(0);
 
   const file = definitionFile(factory.definitionsDir, automation);
   const managedReason = factory.managed
@@ -82,9 +86,12 @@ export function AutomationEditor({
           ...built.input,
         });
         toast('success', `Saved automation ${saved.name}.`);
+        setSaves((n) => n + 1);
       } else {
         const created = await client.call('automations.create', built.input);
         toast('success', `Created automation ${created.name}.`);
+        setSaves((n) => n + 1);
+        onCreated(created);
         navigate('automations', created.id);
       }
     } catch (failure) {
@@ -181,6 +188,7 @@ export function AutomationEditor({
           onActiveChange={setActive}
           labels={labels}
           initialDeliveryId={initialDeliveryId}
+          saves={saves}
         />
       </div>
       {confirmDelete && automation && (

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { Automation } from '../../../shared/contract/automations.js';
 import { routeHref } from '../../app/router.js';
 import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -6,7 +7,11 @@ import { AutomationEditor } from './AutomationEditor.js';
 import { AutomationList } from './AutomationList.js';
 import './automations.css';
 
-/** Loads what the editor needs; an existing automation is read once per id, then edited. */
+/**
+ * Loads what the editor needs; an existing automation is read once per id, then edited.
+ * Creating one moves to its own route but keeps the same editor (its open cards and Test
+ * filter's delivery), fed the create answer until the read arrives.
+ */
 function EditorRoute({
   id,
   initialDeliveryId,
@@ -20,6 +25,16 @@ function EditorRoute({
     id === null ? null : { id },
     onChanged('automations', 'webhooks'),
   );
+  const [created, setCreated] = useState<Automation>();
+  // Each editor for a new automation gets its own key, so "New automation" after one was
+  // created (say, by going Back) starts empty instead of reusing the created one's editor.
+  const [session, setSession] = useState(0);
+  if (id === null && created) {
+    setCreated(undefined);
+    setSession((s) => s + 1);
+  }
+  const justCreated = created !== undefined && created.id === id;
+  const current = automation.data ?? (justCreated ? created : undefined);
   const error = webhooks.error ?? automation.error;
   if (error) {
     return (
@@ -31,15 +46,16 @@ function EditorRoute({
       </>
     );
   }
-  if (!webhooks.data || (id !== null && !automation.data)) {
+  if (!webhooks.data || (id !== null && !current)) {
     return <p className="loading">Loading…</p>;
   }
   return (
     <AutomationEditor
-      key={id ?? 'new'}
-      automation={id === null ? undefined : automation.data}
+      key={id === null || justCreated ? `new-${session}` : id}
+      automation={id === null ? undefined : current}
       webhooks={webhooks.data.items}
       initialDeliveryId={initialDeliveryId}
+      onCreated={setCreated}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { MethodInput } from '../../../shared/contract/index.js';
 import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
@@ -41,6 +41,7 @@ export function TestFilterPanel({
   onActiveChange,
   labels,
   initialDeliveryId,
+  saves,
 }: {
   triggers: readonly TriggerDraft[];
   checks: readonly FilterCheck[];
@@ -48,6 +49,8 @@ export function TestFilterPanel({
   onActiveChange: (index: number) => void;
   labels: WebhookLabels;
   initialDeliveryId: string | undefined;
+  /** How many times the editor saved; each save tests the picked delivery again. */
+  saves: number;
 }): ReactNode {
   const headingId = useId();
   const triggerSelectId = useId();
@@ -64,6 +67,11 @@ export function TestFilterPanel({
     'automations.testFilter',
     settled === null ? null : (JSON.parse(settled) as TestInput),
   );
+  const { reload } = test;
+  // The saved trigger is what deliveries now meet: show its verdict, not only the draft's.
+  useEffect(() => {
+    if (saves > 0) reload();
+  }, [saves, reload]);
   const items = recent.items ?? [];
   const picked = items.find((d) => d.id === deliveryId);
   const payload = test.data?.payloadCheck;
