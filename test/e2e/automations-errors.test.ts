@@ -65,4 +65,40 @@ describe('the automation editor when saving is refused, in Chromium', () => {
     },
     FLOW_MS,
   );
+
+  it(
+    'says beside Name, in its own words, that the name is required',
+    async () => {
+      const ui = await openUi(browser);
+      try {
+        const { page, relay } = ui;
+        const hook = await relay.createWebhook({ name: 'named-hook' });
+        await openNewAutomation(page, relay.adminUrl);
+        await page.getByRole('region', { name: 'Trigger 1' }).getByLabel('named-hook').check();
+        const name = page.getByLabel('Name', { exact: true });
+        await page.getByRole('button', { name: 'Save' }).click();
+
+        const described = (await name.getAttribute('aria-describedby')) ?? '';
+        const note = page.locator(`[id="${described}"]`);
+        await expect.poll(() => note.textContent()).toContain('Name is required');
+        await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(name.and(page.locator(':focus')).count()).resolves.toBe(1);
+        await page.getByText('Not saved: Name is required').waitFor();
+        await screenshot(page, 'automation-name-required');
+
+        // The prompt is next, the same way; with both filled in, the automation is created.
+        await name.fill('named');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Not saved: Prompt is required').waitFor();
+        await page.getByLabel('Prompt', { exact: true }).fill('Do the thing.');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Created automation named.').waitFor();
+        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
+        expect(listed.body.items[0]?.triggers[0]?.filter.webhook_ids).toEqual([hook.webhook.uid]);
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
 });

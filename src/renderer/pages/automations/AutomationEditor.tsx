@@ -11,7 +11,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { buildDraft, isDirty, toDraft, triggerIndexOf, type Draft } from './draft.js';
 import { EditorFields } from './EditorFields.js';
-import { plainSaveError, saveSummary } from './save-error.js';
+import { missingField, plainSaveError, saveSummary } from './save-error.js';
 import { TestFilterPanel } from './TestFilterPanel.js';
 import { TriggerList } from './TriggerList.js';
 import { deletedWebhookNote, webhookLabels } from './webhook-names.js';
@@ -77,6 +77,11 @@ export function AutomationEditor({
   const save = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     if (!built.input || saveBlock !== null) return;
+    const missing = missingField(draft);
+    if (missing) {
+      setSaveError(missing);
+      return;
+    }
     setBusy(true);
     setSaveError(undefined);
     try {
@@ -129,6 +134,7 @@ export function AutomationEditor({
         <form
           className="pane form editor-form"
           aria-label="Automation"
+          noValidate
           onSubmit={(event) => void save(event)}
         >
           <EditorFields draft={draft} readOnly={readOnly} error={saveError} onChange={change} />

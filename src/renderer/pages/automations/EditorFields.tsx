@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import type { ApiError } from '../../../shared/errors.js';
 import type { Draft } from './draft.js';
 
@@ -23,11 +23,19 @@ export function EditorFields({
     error?.path === field ? error.message : undefined;
   const nameError = errorFor('name');
   const promptError = errorFor('prompt');
+  const nameInput = useRef<HTMLInputElement>(null);
+  const promptInput = useRef<HTMLTextAreaElement>(null);
+  // A refused save takes the keyboard to the field to fix, as the browser's own check did.
+  useEffect(() => {
+    if (error?.path === 'name') nameInput.current?.focus();
+    else if (error?.path === 'prompt') promptInput.current?.focus();
+  }, [error]);
   return (
     <>
       <label htmlFor={nameId}>Name</label>
       <input
         id={nameId}
+        ref={nameInput}
         value={draft.name}
         readOnly={readOnly}
         required
@@ -43,6 +51,7 @@ export function EditorFields({
       <label htmlFor={promptId}>Prompt</label>
       <textarea
         id={promptId}
+        ref={promptInput}
         className="prompt-input"
         value={draft.prompt}
         readOnly={readOnly}

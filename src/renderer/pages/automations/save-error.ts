@@ -1,5 +1,5 @@
 import { ApiError } from '../../../shared/errors.js';
-import type { TriggerDraft } from './draft.js';
+import type { Draft, TriggerDraft } from './draft.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
 
 /** `triggers.N.filter.webhook_ids` (the list) or `….webhook_ids.M` (one UID in it). */
@@ -42,6 +42,26 @@ export function plainSaveError(
           ? `Choose at most ${most[1]} webhooks.`
           : said;
   return new ApiError(error.code, message, error.path);
+}
+
+/**
+ * Refuses a blank name or prompt before asking the API, in the form's own words beside the
+ * field (the browser's "Please fill out this field" bubble looks like no other form here).
+ */
+export function missingField(draft: Draft): ApiError | null {
+  if (draft.name.trim() === '')
+    return new ApiError(
+      'invalid_input',
+      'Name is required: letters, digits, ".", "_" or "-".',
+      'name',
+    );
+  if (draft.prompt.trim() === '')
+    return new ApiError(
+      'invalid_input',
+      'Prompt is required: say what the run should do.',
+      'prompt',
+    );
+  return null;
 }
 
 /** The one-line "Not saved: …" under the form; a trigger's webhook error says which trigger. */
