@@ -130,6 +130,14 @@ describe('the Webhooks page in Chromium', () => {
       await tree.getByText('1 match').waitFor();
       await expect(tree.getByRole('button', { name: 'action:' }).count()).resolves.toBe(0);
       await expect(tree.textContent()).resolves.not.toContain('opened');
+      // "labels" matches by its key, so it shows all its items; it must open to show "bug" too.
+      await tree.getByLabel('Search the payload').fill('b');
+      await tree.getByText('4 matches').waitFor();
+      await tree.getByText('"bug"').waitFor();
+      await expect(
+        tree.getByRole('button', { name: 'labels:' }).getAttribute('aria-expanded'),
+      ).resolves.toBe('true');
+      await screenshot(page, 'webhooks-payload-search-opens-matches');
       await tree.getByLabel('Search the payload').fill('');
       await screenshot(page, 'webhooks-expanded-payload');
       await page.emulateMedia({ colorScheme: 'dark' });

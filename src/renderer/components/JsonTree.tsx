@@ -117,8 +117,13 @@ function NodeRow({
   const children = onlyMatches
     ? node.children.filter((c) => search.shown.has(c.node))
     : node.children;
-  const leadsToMatch = onlyMatches && children.length > 0;
+  const leadsToMatch = search?.opened.has(node) ?? false;
   const expanded = toggled ?? (leadsToMatch || depth < openDepth);
+  // Among unfiltered children (this key matched), a match past the first slice would be counted
+  // but hidden with nothing saying so; filtered children are all matches, and "Show more" says so.
+  const lastMatch =
+    search && !onlyMatches ? children.findLastIndex((c) => search.shown.has(c.node)) : -1;
+  const shownLimit = Math.max(limit, lastMatch + 1);
   return (
     <li className="json-node">
       <div className="json-row">
@@ -141,7 +146,7 @@ function NodeRow({
       </div>
       {expanded && (
         <ul className="json-children">
-          {children.slice(0, limit).map((c) => (
+          {children.slice(0, shownLimit).map((c) => (
             <NodeRow
               key={`${c.key}@${c.node.start}`}
               child={c}
@@ -150,11 +155,11 @@ function NodeRow({
               filtered={onlyMatches}
             />
           ))}
-          {children.length > limit && (
+          {children.length > shownLimit && (
             <li className="json-node">
-              <button type="button" className="link" onClick={() => setLimit(limit + CHUNK)}>
-                Show {Math.min(CHUNK, children.length - limit)} more of {children.length - limit}{' '}
-                not shown
+              <button type="button" className="link" onClick={() => setLimit(shownLimit + CHUNK)}>
+                Show {Math.min(CHUNK, children.length - shownLimit)} more of{' '}
+                {children.length - shownLimit} not shown
               </button>
             </li>
           )}

@@ -155,15 +155,18 @@ export function copyText(node: JsonNode, text: string): string {
 
 /**
  * Nodes to show for a search: each match and every ancestor of one. Containers whose own key
- * matched are marked separately, so their whole subtree stays browsable.
+ * matched are marked separately, so their whole subtree stays browsable. `opened` holds every
+ * container with a match beneath it: the tree opens those, or a match would be counted but hidden
+ * in a collapsed node.
  */
 export function searchNodes(
   root: JsonNode,
   query: string,
-): { shown: Set<JsonNode>; selfMatch: Set<JsonNode>; count: number } {
+): { shown: Set<JsonNode>; selfMatch: Set<JsonNode>; opened: Set<JsonNode>; count: number } {
   const needle = query.toLowerCase();
   const shown = new Set<JsonNode>();
   const selfMatch = new Set<JsonNode>();
+  const opened = new Set<JsonNode>();
   const parentOf = new Map<JsonNode, JsonNode>();
   let count = 0;
   const pending: { node: JsonNode; key: string | number | null }[] = [{ node: root, key: null }];
@@ -177,6 +180,9 @@ export function searchNodes(
       for (let up: JsonNode | undefined = node; up && !shown.has(up); up = parentOf.get(up)) {
         shown.add(up);
       }
+      for (let up = parentOf.get(node); up && !opened.has(up); up = parentOf.get(up)) {
+        opened.add(up);
+      }
     }
     if (isContainer(node)) {
       for (const child of node.children) {
@@ -185,5 +191,5 @@ export function searchNodes(
       }
     }
   }
-  return { shown, selfMatch, count };
+  return { shown, selfMatch, opened, count };
 }

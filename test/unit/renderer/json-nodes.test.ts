@@ -71,4 +71,17 @@ describe('the payload tree', () => {
     expect(found.shown.has(child(root, 'sender'))).toBe(false);
     expect(searchNodes(root, 'LOGIN').count).toBe(1);
   });
+
+  it('opens every container with a match beneath it, even one whose own key matched', () => {
+    const root = parseJsonNodes('{"pull_request":{"labels":["a","b"]},"other":{"x":1}}');
+    const found = searchNodes(root, 'b');
+    const pullRequest = child(root, 'pull_request');
+    const labels = child(pullRequest, 'labels');
+    // "labels" matches by its key and "b" by its value: both count, and "b" must be reachable.
+    expect(found.count).toBe(2);
+    expect(found.opened.has(root)).toBe(true);
+    expect(found.opened.has(pullRequest)).toBe(true);
+    expect(found.opened.has(labels)).toBe(true);
+    expect(found.opened.has(child(root, 'other'))).toBe(false);
+  });
 });
