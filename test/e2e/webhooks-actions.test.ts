@@ -84,6 +84,9 @@ describe('Webhooks page actions in Chromium', () => {
         .getByText(/^2 automations will stop firing: (triage, notify|notify, triage)$/)
         .waitFor();
       await expect(confirm.textContent()).resolves.toContain('Senders get 404 at once.');
+      await expect(confirm.textContent()).resolves.toContain(
+        'They stay visible; point their triggers at another webhook or remove them.',
+      );
       await screenshot(page, 'webhooks-delete-confirm');
       await confirm.getByRole('button', { name: 'Delete webhook' }).click();
       await page.getByText('doomed was deleted; 2 automations no longer fire from it.').waitFor();
@@ -91,6 +94,22 @@ describe('Webhooks page actions in Chromium', () => {
       expect((await postDelivery(created.ingressUrl, '{}', bearer(created.secret))).status).toBe(
         404,
       );
+
+      // One automation reads in the singular, in the confirmation and in the toast.
+      const single = await relay.createWebhook({ name: 'lonely' });
+      await createAutomation(relay, {
+        name: 'solo',
+        triggers: [webhookTrigger([single.webhook.uid])],
+      });
+      await openOn(page, relay, single.webhook.uid);
+      await detailPane(page, 'lonely').getByRole('button', { name: 'Delete' }).click();
+      const confirmOne = page.getByRole('dialog', { name: 'Delete lonely?' });
+      await confirmOne.getByText(/^1 automation will stop firing: solo$/).waitFor();
+      await expect(confirmOne.textContent()).resolves.toContain(
+        'solo. It stays visible; point its triggers at another webhook or remove it.',
+      );
+      await confirmOne.getByRole('button', { name: 'Delete webhook' }).click();
+      await page.getByText('lonely was deleted; 1 automation no longer fires from it.').waitFor();
     } finally {
       await ui.close();
     }

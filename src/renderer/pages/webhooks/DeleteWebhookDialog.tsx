@@ -30,7 +30,9 @@ export function DeleteWebhookDialog({
     toast(
       'success',
       affected.length > 0
-        ? `${webhook.name} was deleted; ${plural(affected.length, 'automation')} no longer fire from it.`
+        ? `${webhook.name} was deleted; ${plural(affected.length, 'automation')} no longer ${
+            affected.length === 1 ? 'fires' : 'fire'
+          } from it.`
         : `${webhook.name} was deleted.`,
     );
     onDeleted();
@@ -66,7 +68,10 @@ export function DeleteWebhookDialog({
               </span>
             ))}
           </strong>
-          . They stay visible; point their triggers at another webhook or remove them.
+          .{' '}
+          {affected.length === 1
+            ? 'It stays visible; point its triggers at another webhook or remove it.'
+            : 'They stay visible; point their triggers at another webhook or remove them.'}
         </p>
       )}
       {managed && (
