@@ -95,6 +95,8 @@ describe('the Webhooks page in Chromium', () => {
       const rows = deliveryList(page).getByRole('listitem');
       await expect(rows.count()).resolves.toBe(5);
       await expect(rows.first().textContent()).resolves.toContain('Rejected (too large)');
+      // Rounded, 262,145 bytes would read "256 KB": within the limit, to the eye.
+      await expect(rows.first().textContent()).resolves.toContain('262,145 B');
       await expect(rows.last().textContent()).resolves.toContain(acceptedId);
       await expect(rows.nth(2).textContent()).resolves.toMatch(/reason: /);
 
@@ -151,6 +153,10 @@ describe('the Webhooks page in Chromium', () => {
       const rejected = page.getByRole('region', { name: /^Delivery dlv_/ });
       await rejected.getByText('No payload is stored for rejected deliveries').waitFor();
       await expect(rejected.textContent()).resolves.toContain('Client address127.0.0.1');
+      await deliveryRow(page, /Rejected \(too large\)/).click();
+      const tooLarge = page.getByRole('region', { name: /^Delivery dlv_/ });
+      await tooLarge.getByText('262,145 bytes (over the 262,144-byte limit)').waitFor();
+      await screenshot(page, 'webhooks-too-large-size');
       await deliveryRow(page, /Duplicate/).click();
       const dup = page.getByRole('region', { name: `Delivery ${duplicate.body.delivery_id}` });
       await dup.getByText('No payload is stored for duplicate deliveries').waitFor();

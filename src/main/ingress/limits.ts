@@ -1,5 +1,5 @@
 /** The seed's limits (§8) and PRODUCT.md's choices where the seed leaves a number open. */
-export const MAX_BODY_BYTES = 262_144;
+export { MAX_BODY_BYTES } from '../../shared/limits.js';
 export const DELIVERIES_PER_MINUTE = 60;
 export const RATE_WINDOW_MS = 60_000;
 export const FAILED_AUTH_BUDGET = 20;

@@ -1,6 +1,17 @@
-/** 1.2 KB, 256 KB, 87 B: what a delivery's size reads as in lists. */
+import { MAX_BODY_BYTES } from '../../shared/limits.js';
+
+/** 262,145: English digit grouping, as every other word of the UI is English. */
+export const formatCount = (count: number): string => count.toLocaleString('en-US');
+
+export const isOverBodyLimit = (bytes: number): boolean => bytes > MAX_BODY_BYTES;
+
+/**
+ * 1.2 KB, 256 KB, 87 B: what a delivery's size reads as in lists. A body just over the limit is
+ * written in exact bytes (262,145 B): rounded, it would read "256 KB", as if within the limit.
+ */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
+  if (isOverBodyLimit(bytes) && bytes < 1024 * 1024) return `${formatCount(bytes)} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

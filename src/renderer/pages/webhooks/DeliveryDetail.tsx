@@ -5,8 +5,10 @@ import { routeHref } from '../../app/router.js';
 import { toApiError, useCall } from '../../app/use-call.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { formatCount, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { useToast } from '../../components/toasts.js';
+import { MAX_BODY_BYTES } from '../../../shared/limits.js';
 import { PayloadView } from './PayloadView.js';
 import { TestAgainstAutomation } from './TestAgainstAutomation.js';
 import type { DeliveryEntry, Webhook } from './types.js';
@@ -32,7 +34,12 @@ function Metadata({ entry, webhook }: { entry: DeliveryEntry; webhook: Webhook }
         <time dateTime={entry.receivedAt}>{new Date(entry.receivedAt).toLocaleString()}</time>
       </dd>
       <dt>Size</dt>
-      <dd>{entry.size.toLocaleString()} bytes</dd>
+      <dd>
+        {formatCount(entry.size)} bytes
+        {isOverBodyLimit(entry.size) && (
+          <span className="over-limit"> (over the {formatCount(MAX_BODY_BYTES)}-byte limit)</span>
+        )}
+      </dd>
       {entry.reason && (
         <>
           <dt>Reason</dt>

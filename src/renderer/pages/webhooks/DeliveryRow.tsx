@@ -1,5 +1,5 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import { formatBytes, formatTime } from '../../components/format.js';
+import { formatBytes, formatTime, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
 import type { Delivery } from './types.js';
 
@@ -47,7 +47,11 @@ export function DeliveryRow({
         <LabelBadge label={delivery.label} />
       </span>
       <code className="delivery-id">{delivery.id}</code>
-      <span className="delivery-size">{formatBytes(delivery.size)}</span>
+      <span
+        className={isOverBodyLimit(delivery.size) ? 'delivery-size over-limit' : 'delivery-size'}
+      >
+        {formatBytes(delivery.size)}
+      </span>
       <time className="delivery-time" dateTime={delivery.receivedAt} title={delivery.receivedAt}>
         {formatTime(delivery.receivedAt)}
       </time>
