@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { keepTabInside } from './focus-trap.js';
 
 /**
- * A modal on the native <dialog>: focus moves in and is trapped by the browser, Escape closes,
- * focus returns to the opener on close.
+ * A modal on the native <dialog>: focus moves in and Tab wraps inside it, Escape closes, focus
+ * returns to the opener on close.
  */
 export function Dialog({
   title,
@@ -37,9 +38,17 @@ export function Dialog({
       event.preventDefault();
       latestOnClose.current();
     };
+    // On the document, so a Tab pressed while focus sits on the body still comes back in; only
+    // the newest open dialog (portalled last) takes it.
+    const trap = (event: KeyboardEvent): void => {
+      if ([...document.querySelectorAll('dialog[open]')].at(-1) === dialog)
+        keepTabInside(dialog, event);
+    };
     dialog.addEventListener('cancel', cancel);
+    document.addEventListener('keydown', trap);
     return () => {
       dialog.removeEventListener('cancel', cancel);
+      document.removeEventListener('keydown', trap);
       dialog.close();
       opener?.focus();
     };
