@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openUi, useBrowserAndRelay } from './support/browser.js';
+import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { addWebhookButton } from './support/webhooks-ui.js';
 
 /** What has keyboard focus: its accessible name, and whether it is inside an open dialog. */
@@ -37,4 +37,41 @@ describe('dialogs in Chromium', () => {
       await ui.close();
     }
   });
+
+  for (const viewport of [
+    { width: 1400, height: 900 },
+    { width: 1024, height: 768 },
+  ]) {
+    it(`keeps the title and Create/Cancel in view at ${viewport.width}×${viewport.height}`, async () => {
+      const ui = await openUi(env.browser, { relay: env.relay, viewport });
+      try {
+        const { page } = ui;
+        page.setDefaultTimeout(10_000);
+        await addWebhookButton(page).click();
+        const dialog = page.getByRole('dialog', { name: 'Add webhook' });
+        await dialog.getByRole('radio', { name: /Provider signature/ }).check();
+        await dialog.getByLabel('Signing secret', { exact: true }).waitFor();
+        // The form is taller than the window: it scrolls, the title and the actions stay.
+        for (const control of [
+          dialog.getByRole('heading', { name: 'Add webhook' }),
+          dialog.getByRole('button', { name: 'Cancel' }),
+          dialog.getByRole('button', { name: 'Create' }),
+        ]) {
+          const box = await control.boundingBox();
+          expect(box).not.toBeNull();
+          expect(box!.y).toBeGreaterThanOrEqual(0);
+          expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
+        }
+        await screenshot(page, `dialog-add-signature-${viewport.width}`);
+        // Scrolled to its end, the last field is not hidden under the actions.
+        await dialog.getByLabel('Delivery ID header (optional)').focus();
+        const field = await dialog.getByLabel('Delivery ID header (optional)').boundingBox();
+        const create = await dialog.getByRole('button', { name: 'Create' }).boundingBox();
+        expect(field!.y + field!.height).toBeLessThanOrEqual(create!.y);
+        await screenshot(page, `dialog-add-signature-${viewport.width}-end`);
+      } finally {
+        await ui.close();
+      }
+    });
+  }
 });
