@@ -99,6 +99,24 @@ describe('the Webhooks page in Chromium', () => {
       await expect(rows.first().textContent()).resolves.toContain('262,145 B');
       await expect(rows.last().textContent()).resolves.toContain(acceptedId);
       await expect(rows.nth(2).textContent()).resolves.toMatch(/reason: /);
+      // Beside the list (1400 px) the detail pane is narrow, and under it (1024 px) the list is
+      // not much wider: each reason is read in full, never cut to "reason: b…".
+      for (const viewport of [
+        { width: 1024, height: 768 },
+        { width: 1400, height: 900 },
+      ]) {
+        await page.setViewportSize(viewport);
+        for (const label of ['auth', 'invalid JSON', 'too large']) {
+          const note = deliveryRow(page, new RegExp(`Rejected \\(${label}\\)`)).locator(
+            '.delivery-note',
+          );
+          const cut = note.evaluate(
+            (el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth > el.clientWidth,
+          );
+          await expect(cut).resolves.toBe(false);
+        }
+        await screenshot(page, `webhooks-deliveries-${viewport.width}`);
+      }
 
       // The list's sparkline says the same in words, and the last delivery is just now.
       const listRow = page.getByRole('row', { name: /github-prod/ });

@@ -1,14 +1,8 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { formatBytes, formatTime, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
+import { deliveryNote } from './delivery-note.js';
 import type { Delivery } from './types.js';
-
-function extra(delivery: Delivery): string | null {
-  if (delivery.duplicateOf) return `(of ${delivery.duplicateOf})`;
-  if (delivery.reason)
-    return delivery.label === 'Accepted' ? delivery.reason : `reason: ${delivery.reason}`;
-  return null;
-}
 
 /** One log entry as a single focusable line: label, ID, size, time, and why if it was refused. */
 export function DeliveryRow({
@@ -16,6 +10,7 @@ export function DeliveryRow({
   index,
   expanded,
   fresh,
+  noteBelow,
   controls,
   onToggle,
   onArrived,
@@ -25,16 +20,21 @@ export function DeliveryRow({
   index: number;
   expanded: boolean;
   fresh: boolean;
+  /** The note on a second line: in a narrow list one line leaves it a few letters. */
+  noteBelow: boolean;
   controls: string;
   onToggle: () => void;
   onArrived: () => void;
   onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
 }): ReactNode {
-  const note = extra(delivery);
+  const note = deliveryNote(delivery);
+  const classes = ['delivery-row'];
+  if (fresh) classes.push('delivery-fresh');
+  if (noteBelow && note) classes.push('note-below');
   return (
     <button
       type="button"
-      className={fresh ? 'delivery-row delivery-fresh' : 'delivery-row'}
+      className={classes.join(' ')}
       data-index={index}
       data-delivery-id={delivery.id}
       aria-expanded={expanded}

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
+  useCallback,
   useId,
   useLayoutEffect,
   useRef,
@@ -13,12 +14,16 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { DELIVERY_LABELS } from '../../../shared/labels.js';
 import { sampleCommand } from './CreatedPanel.js';
 import { DeliveryDetail } from './DeliveryDetail.js';
+import { deliveryNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
-import type { DeliveryLabel, Webhook } from './types.js';
+import type { Delivery, DeliveryLabel, Webhook } from './types.js';
 import { isDeliveryId, useDeliveryLog } from './use-delivery-log.js';
+import { useNoteBelow } from './use-note-below.js';
 import './deliveries.css';
 
 const ROW_HEIGHT = 34;
+/** A row whose note has a line of its own. */
+const TALL_ROW_HEIGHT = 52;
 const MAX_LIST_HEIGHT = ROW_HEIGHT * 12;
 const SEARCH_DELAY_MS = 400;
 /** Ask for the next page this many rows before the end, so scrolling never waits. */
@@ -49,12 +54,24 @@ export function RecentDeliveries({
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const log = useDeliveryLog({ uid: webhook.uid, label, search });
   const scrollRef = useRef<HTMLDivElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const noteBelow = useNoteBelow(sectionRef);
+  const heightOf = (delivery: Delivery | undefined): number =>
+    noteBelow && delivery && deliveryNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
+  // Sizes are known from the rows, never measured; a new key function (new rows, or the notes
+  // moving to their own line) makes the virtualizer lay them out again.
+  const items = log.items;
+  const getItemKey = useCallback(
+    (index: number): string => `${items[index]?.id ?? index}${noteBelow ? ':tall' : ''}`,
+    [items, noteBelow],
+  );
   // The virtualizer's functions are not memoizable; this component does not rely on that.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: log.items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => heightOf(log.items[index]),
+    getItemKey,
     overscan: 12,
   });
 
@@ -67,7 +84,10 @@ export function RecentDeliveries({
     const element = scrollRef.current;
     if (!element || !before || before === firstId || element.scrollTop === 0) return;
     const shift = log.items.findIndex((item) => item.id === before);
-    if (shift > 0) element.scrollTop += shift * ROW_HEIGHT;
+    if (shift > 0)
+      element.scrollTop += log.items.slice(0, shift).reduce((sum, d) => sum + heightOf(d), 0);
+    // heightOf changes only with noteBelow, which re-lays the list out anyway.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstId, log.items]);
 
   const applySearch = (text: string): void => {
@@ -112,7 +132,7 @@ export function RecentDeliveries({
   const filtered = label !== null || search !== '';
   const count = log.items.length;
   return (
-    <section className="recent-deliveries" aria-label="Recent deliveries">
+    <section ref={sectionRef} className="recent-deliveries" aria-label="Recent deliveries">
       <div className="deliveries-toolbar">
         <h3>Recent deliveries</h3>
         <span className="spacer" />
@@ -183,13 +203,14 @@ export function RecentDeliveries({
                   aria-setsize={log.hasMore ? -1 : count}
                   aria-posinset={row.index + 1}
                   className="delivery-slot"
-                  style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+                  style={{ transform: `translateY(${row.start}px)`, height: row.size }}
                 >
                   <DeliveryRow
                     delivery={delivery}
                     index={row.index}
                     expanded={delivery.id === deliveryId}
                     fresh={log.fresh.has(delivery.id)}
+                    noteBelow={noteBelow}
                     controls={detailId}
                     onToggle={() => toggle(delivery.id)}
                     onArrived={() => log.settle(delivery.id)}
