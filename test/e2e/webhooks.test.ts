@@ -235,6 +235,10 @@ describe('the Webhooks page in Chromium', () => {
       const nameField = dialog.getByLabel('Name', { exact: true });
       await dialog.getByText('a webhook named "cron-nightly" already exists').waitFor();
       await expect(nameField.getAttribute('aria-invalid')).resolves.toBe('true');
+      // Corrected, the error goes as the operator types, not at the next Create.
+      await page.keyboard.type('-2');
+      await dialog.getByText('already exists').waitFor({ state: 'detached' });
+      await expect(nameField.getAttribute('aria-invalid')).resolves.toBeNull();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
 

@@ -20,7 +20,12 @@ function attachDashValues(args: readonly string[], options: Options): string[] {
   for (let i = 0; i < args.length; i += 1) {
     const token = args[i]!;
     const next = args[i + 1];
-    if (takesValue(token, options) && next !== undefined && startsWithDash(next) && !isOption(next, options)) {
+    if (
+      takesValue(token, options) &&
+      next !== undefined &&
+      startsWithDash(next) &&
+      !isOption(next, options)
+    ) {
       out.push(`${token}=${next}`);
       i += 1;
     } else {
@@ -45,5 +50,7 @@ function startsWithDash(token: string): boolean {
 
 function isOption(token: string, options: Options): boolean {
   if (token.startsWith('--')) return token.slice(2).split('=', 1)[0]! in options;
-  return Object.values(options).some((option) => option.short !== undefined && token === `-${option.short}`);
+  return Object.values(options).some(
+    (option) => option.short !== undefined && token === `-${option.short}`,
+  );
 }

@@ -10,12 +10,16 @@ export function errorAt(error: ApiError | undefined, path: string): string | und
   return besideField(error);
 }
 
-/** The API's message without its `path: ` prefix, for where the field is already in view. */
+/** The API's message without its leading `path: `, which names the field in the API's terms. */
+export function withoutPath(error: ApiError): string {
+  return error.path && error.message.startsWith(`${error.path}: `)
+    ? error.message.slice(error.path.length + 2)
+    : error.message;
+}
+
+/** The message as shown where the field is already in view: no path, a capital first. */
 export function besideField(error: ApiError): string {
-  const message =
-    error.path && error.message.startsWith(`${error.path}: `)
-      ? error.message.slice(error.path.length + 2)
-      : error.message;
+  const message = withoutPath(error);
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../../../shared/errors.js';
+import { withoutPath } from '../../components/field-errors.js';
 import type { Draft, TriggerDraft } from './draft.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
 
@@ -9,12 +10,6 @@ const WEBHOOKS_PATH = /^triggers\.(\d+)\.filter\.webhook_ids(?:\.(\d+))?$/;
 export function webhooksErrorTrigger(error: ApiError | undefined): number | null {
   const match = WEBHOOKS_PATH.exec(error?.path ?? '');
   return match ? Number(match[1]) : null;
-}
-
-/** The API's words without the leading "triggers.0.filter.webhook_ids: ", which the UI shows by place. */
-function withoutPath(error: ApiError): string {
-  const prefix = `${error.path ?? ''}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 /**

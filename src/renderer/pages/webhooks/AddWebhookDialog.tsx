@@ -1,7 +1,7 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useClient } from '../../app/client-context.js';
 import { useRelay } from '../../app/relay-context.js';
-import { toApiError } from '../../app/use-call.js';
+import { useFormAction } from '../../app/use-action.js';
 import { Dialog } from '../../components/Dialog.js';
 import { DoneDialog } from '../../components/DoneDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -82,25 +82,15 @@ export function AddWebhookDialog({
   const client = useClient();
   const { factory } = useRelay();
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [error, setError] = useState<ApiError>();
-  const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook>();
   const change = (patch: Partial<Draft>): void => setDraft((d) => ({ ...d, ...patch }));
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
-    setError(undefined);
-    setBusy(true);
-    try {
-      const result = await client.call('webhooks.create', toInput(draft, factory.managed));
-      setCreated(result);
-      onCreated();
-    } catch (failure) {
-      setError(toApiError(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The draft is the input: an error the operator has corrected goes as they type.
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    const result = await client.call('webhooks.create', toInput(draft, factory.managed));
+    setCreated(result);
+    onCreated();
+  }, draft);
 
   if (created) {
     const close = (): void => onDone(created.webhook.uid);
@@ -128,7 +118,7 @@ export function AddWebhookDialog({
   const unplaced = error && !errorFor(error, ...placed) ? error : undefined;
   return (
     <Dialog title="Add webhook" onClose={onClose} wide>
-      <form className="form add-webhook" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form add-webhook" onSubmit={onSubmit} noValidate>
         <label htmlFor={`${id}-name`}>Name</label>
         <input
           id={`${id}-name`}

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../../shared/errors.js';
-import { errorAt } from '../../components/Field.js';
-import { withoutPath } from './words.js';
+import { besideField, errorAt } from '../../components/field-errors.js';
 
 /** Which fields a server error belongs to: its path, or the path's first segment. */
 export function errorFor(error: ApiError | undefined, ...paths: string[]): ApiError | undefined {
@@ -13,7 +12,7 @@ export function FieldError({ id, error }: { id: string; error: ApiError | undefi
   if (!error) return null;
   return (
     <p id={id} className="error-note field-error" role="alert">
-      {withoutPath(error.message, error.path)}
+      {besideField(error)}
     </p>
   );
 }

@@ -18,8 +18,3 @@ export const IDENTITY_SOURCE_NAMES: Record<IdentitySource, string> = {
 /** "1 automation" / "2 automations". */
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${count} ${count === 1 ? one : many}`;
-
-/** A server message names its field ("name: already exists"); beside the field, the name is noise. */
-export function withoutPath(message: string, path: string | undefined): string {
-  return path && message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
-}
