@@ -82,7 +82,7 @@ describe('the automation editor when saving is refused, in Chromium', () => {
         const note = page.locator(`[id="${described}"]`);
         await expect.poll(() => note.textContent()).toContain('Name is required');
         await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
-        await expect(name.and(page.locator(':focus')).count()).resolves.toBe(1);
+        await expect.poll(() => name.and(page.locator(':focus')).count()).toBe(1);
         await page.getByText('Not saved: Name is required').waitFor();
         await screenshot(page, 'automation-name-required');
 
