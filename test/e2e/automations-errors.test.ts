@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Automation } from '../../src/shared/contract/automations.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
 
@@ -12,16 +12,12 @@ async function openNewAutomation(page: Page, adminUrl: string): Promise<void> {
 
 /** The automation editor's own field errors: said beside the field, in the operator's words. */
 describe('the automation editor when saving is refused, in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it(
     'asks for a webhook beside the checkboxes of the trigger that has none',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         await relay.createWebhook({ name: 'picked-hook' });
@@ -69,7 +65,7 @@ describe('the automation editor when saving is refused, in Chromium', () => {
   it(
     'says beside Name, in its own words, that the name is required',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         const hook = await relay.createWebhook({ name: 'named-hook' });

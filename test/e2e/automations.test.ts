@@ -1,11 +1,11 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Automation } from '../../src/shared/contract/automations.js';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { automationFile, sync, writeDefinition } from '../support/definitions.js';
 import { bearer, postDelivery, tempDir } from '../support/relay.js';
 import { send, tabTo } from './support/actions.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
@@ -29,16 +29,12 @@ async function pickDelivery(page: Page, deliveryId: string): Promise<void> {
 }
 
 describe('the Automations page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it(
     'creates an automation with a payload filter, tests it both ways, runs it, and flags a deleted webhook',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         const hook = await relay.createWebhook({ name: 'github-prod' });
@@ -198,7 +194,7 @@ describe('the Automations page in Chromium', () => {
   it(
     'creates an automation using only the keyboard',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         const hook = await relay.createWebhook({ name: 'kb-hook' });
@@ -247,7 +243,7 @@ describe('the Automations page in Chromium', () => {
   it(
     'opens the editor with Test filter preloaded from a link, and a view token can test but not save',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { relay } = ui;
         const hook = await relay.createWebhook({ name: 'linked' });
@@ -260,7 +256,7 @@ describe('the Automations page in Chromium', () => {
           name: 'viewer',
           role: 'view',
         });
-        const viewer = await openUi(browser, { relay, token: minted.body.value });
+        const viewer = await openUi(env.browser, { relay, token: minted.body.value });
         try {
           const page = viewer.page;
           await page.goto(`${relay.adminUrl}/#/automations/${automation.id}/test/${deliveryId}`);
@@ -285,7 +281,7 @@ describe('the Automations page in Chromium', () => {
   it(
     'is read-only on a managed factory and names the file to edit, while Test filter still works',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         await relay.api('POST', '/api/secrets', {

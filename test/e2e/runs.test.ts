@@ -1,5 +1,5 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   createAutomation,
   listRuns,
@@ -9,7 +9,7 @@ import {
 } from '../support/automations.js';
 import { waitFor } from '../support/wait.js';
 import { send, tabTo } from './support/actions.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
@@ -17,16 +17,12 @@ const POLL = { timeout: 10_000 };
 const runRows = (page: Page): Locator => page.locator('table.runs-table tbody tr');
 
 describe('the Runs page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it(
     'shows runs live, filters by status, reads a failed run with its exit code, and re-runs it',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -117,7 +113,7 @@ describe('the Runs page in Chromium', () => {
   it(
     'pages older runs with Load more and opens a run from the keyboard',
     async () => {
-      const ui = await openUi(browser);
+      const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
         const hook = await relay.createWebhook({ name: 'busy-hook' });

@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { bearer, postDelivery, type TestRelay } from '../support/relay.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 async function openSecrets(page: Page): Promise<void> {
   await page
@@ -19,14 +19,10 @@ async function apiReads(relay: TestRelay): Promise<string> {
 }
 
 describe('the Secrets page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it('states the backend and shows a generated value once, never again', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
       await openSecrets(page);
@@ -66,7 +62,7 @@ describe('the Secrets page in Chromium', () => {
   });
 
   it('rotates for every webhook at once, and deletes only a secret no webhook uses', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
       const created = await relay.api<{ value: string }>('POST', '/api/secrets', {

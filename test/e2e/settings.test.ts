@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { copyFixture, createFixtureSecrets, writeDefinition } from '../support/definitions.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 async function openSettings(page: Page): Promise<void> {
   await page
@@ -17,14 +17,10 @@ const TALL = { width: 1400, height: 2000 };
 const section = (page: Page, name: string) => page.getByRole('region', { name });
 
 describe('the Settings page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it('sets the public base URL that every ingress URL follows, and shows refusals at the field', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
       const created = await relay.createWebhook({ name: 'orders' });
@@ -91,7 +87,7 @@ describe('the Settings page in Chromium', () => {
   });
 
   it('sets a command executor and reads it back, with the API error at the field it names', async () => {
-    const ui = await openUi(browser, { viewport: TALL });
+    const ui = await openUi(env.browser, { viewport: TALL });
     try {
       const { page, relay } = ui;
       await openSettings(page);
@@ -143,7 +139,7 @@ describe('the Settings page in Chromium', () => {
   });
 
   it('mints a view token shown once, and revokes it', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
       await openSettings(page);
@@ -180,7 +176,7 @@ describe('the Settings page in Chromium', () => {
   });
 
   it('applies a definitions directory after showing its plan, then syncs and names a broken file', async () => {
-    const ui = await openUi(browser, { viewport: TALL });
+    const ui = await openUi(env.browser, { viewport: TALL });
     try {
       const { page, relay } = ui;
       await createFixtureSecrets(relay);

@@ -1,17 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestRelay } from '../support/relay.js';
-import { launchBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
+import { useBrowser, openUi, screenshot, UI_DIR } from './support/browser.js';
 
 describe('the UI shell in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it('opens from the login link with every section and the status line', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
       const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -29,7 +24,7 @@ describe('the UI shell in Chromium', () => {
 
   it('asks for the admin token without a session, refuses a wrong one, and signs in with the right one', async () => {
     const relay = await startTestRelay({ uiDir: UI_DIR });
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     try {
       const page = await context.newPage();
       await page.goto(relay.adminUrl);

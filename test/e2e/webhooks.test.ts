@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer, postDelivery } from '../support/relay.js';
-import { launchBrowser, openUi, screenshot } from './support/browser.js';
+import { useBrowser, openUi, screenshot } from './support/browser.js';
 import {
   addWebhookButton,
   clipboardText,
@@ -17,14 +16,10 @@ import {
 const LIMIT = 262_144;
 
 describe('the Webhooks page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
+  const env = useBrowser();
 
   it('creates a token webhook, shows URL and secret once, and logs every kind of delivery live', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page } = ui;
       page.setDefaultTimeout(10_000);
@@ -197,7 +192,7 @@ describe('the Webhooks page in Chromium', () => {
   });
 
   it('adds a webhook with the keyboard alone, and shows a server error beside its field', async () => {
-    const ui = await openUi(browser);
+    const ui = await openUi(env.browser);
     try {
       const { page } = ui;
       page.setDefaultTimeout(10_000);

@@ -64,6 +64,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * For a describe block: one browser, launched before its tests and closed after them. Read
+ * `.browser` inside the tests (it is set in beforeAll).
+ */
+export function useBrowser(): { browser: Browser } {
+  const shared = {} as { browser: Browser };
+  beforeAll(async () => {
+    shared.browser = await launchBrowser();
+  });
+  afterAll(() => shared.browser.close());
+  return shared;
+}
+
+/**
  * For a describe block: one browser and one real relay serving the UI, started before its tests
  * and stopped after them. Read the fields inside the tests (they are set in beforeAll).
  */
