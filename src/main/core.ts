@@ -34,6 +34,7 @@ import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
+import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createRetention } from './store/retention.js';
@@ -121,15 +122,17 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     log,
     now,
   });
-  const writer = new DeliveryWriter(db, {
-    dedupeWindowMs: DEDUPE_WINDOW_MS,
-    onError: (error) =>
-      log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
-    onCommit: (committed) => {
-      for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
-      if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
+  const writer = new DeliveryWriter(
+    createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }),
+    {
+      onError: (error) =>
+        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+      onCommit: (committed) => {
+        for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
+        if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
+      },
     },
-  });
+  );
   const rateLimiter = new SlidingWindowLimiter(
     config.limits?.deliveriesPerMinute ?? DELIVERIES_PER_MINUTE,
     RATE_WINDOW_MS,

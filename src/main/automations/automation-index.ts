@@ -1,5 +1,5 @@
 import { evaluateFilter } from '../../shared/filter/index.js';
-import type { PlannedRun } from '../store/delivery-writer.js';
+import type { PlannedRun } from '../store/delivery-batch.js';
 import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import { buildRunInput } from '../runs/run-input.js';

@@ -1,6 +1,6 @@
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Logger } from '../log.js';
-import type { AcceptOutcome } from '../store/delivery-writer.js';
+import type { AcceptOutcome } from '../store/delivery-batch.js';
 
 /**
  * The relay's one line per delivery (PRODUCT §12): status, label, webhook, delivery ID, size,

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Logger } from '../log.js';
-import type { DeliveryWriter, PlannedRun } from '../store/delivery-writer.js';
+import type { PlannedRun } from '../store/delivery-batch.js';
+import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { SignatureScheme } from './schemes/scheme.js';

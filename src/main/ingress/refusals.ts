@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { newDeliveryId } from '../ids.js';
-import type { RejectedLabel } from '../store/delivery-writer.js';
+import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
 import type { Attempt } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';

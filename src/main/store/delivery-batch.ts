@@ -1,0 +1,69 @@
+import type { DeliveryLabel } from '../../shared/labels.js';
+import type { DeliveryRecord, IdentitySource } from './deliveries-repo.js';
+
+/**
+ * The write-path seam: what the accept path hands a store, and what the store promises back.
+ * The SQLite store (in-thread or on a writer thread) and the PostgreSQL store implement
+ * `DeliveryBatchStore`; the group-commit queue (`DeliveryWriter`) knows only this interface.
+ */
+
+/** A run to queue if, and only if, the delivery is accepted (not a duplicate). */
+export interface PlannedRun {
+  id: string;
+  automationId: string;
+  /** PROMPT.md: the automation prompt followed by the platform envelope. */
+  input: string;
+}
+
+export interface AcceptItem {
+  id: string;
+  webhookUid: string;
+  receivedAt: number;
+  body: Buffer;
+  identity: string;
+  identitySource: IdentitySource;
+  clientAddress: string | null;
+  runs: PlannedRun[];
+  /** Replays re-evaluate a stored payload on purpose, so they skip the duplicate check. */
+  replayOf?: string;
+}
+
+export type AcceptOutcome =
+  | { label: 'Accepted'; deliveryId: string; runIds: string[] }
+  | { label: 'Duplicate'; deliveryId: string; duplicateOf: string };
+
+export type RejectedLabel = Exclude<DeliveryLabel, 'Accepted' | 'Duplicate'>;
+
+export interface RejectionItem {
+  id: string;
+  webhookUid: string;
+  receivedAt: number;
+  size: number;
+  label: RejectedLabel;
+  reason: string;
+  clientAddress: string | null;
+  /** What the request claimed to be, where that is known without trusting it (metadata only). */
+  identity: string | null;
+  identitySource: IdentitySource | null;
+}
+
+/** What listeners hear once a batch is on disk: the log entry as the API shows it. */
+export type CommittedDelivery = DeliveryRecord;
+
+export type BatchItem =
+  { kind: 'accept'; item: AcceptItem } | { kind: 'reject'; item: RejectionItem };
+
+export interface BatchResult {
+  /** One per `accept` item, in batch order. */
+  outcomes: AcceptOutcome[];
+  /** One per item, in batch order. */
+  committed: CommittedDelivery[];
+}
+
+export interface DeliveryBatchStore {
+  /**
+   * Writes the whole batch in one transaction: every delivery row, payload, dedupe key and run.
+   * Resolves only once that transaction is durable; rejects if nothing of it was written.
+   */
+  commit(batch: BatchItem[]): Promise<BatchResult>;
+}

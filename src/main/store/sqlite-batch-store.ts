@@ -1,0 +1,106 @@
+import type { Db } from './db.js';
+import type {
+  AcceptItem,
+  AcceptOutcome,
+  BatchItem,
+  BatchResult,
+  DeliveryBatchStore,
+} from './delivery-batch.js';
+import type { DeliveryRecord } from './deliveries-repo.js';
+
+export interface BatchStoreOptions {
+  dedupeWindowMs: number;
+}
+
+/** Writes a batch in one SQLite transaction on this thread (synchronous=FULL: durable at commit). */
+export function createSqliteBatchStore(db: Db, options: BatchStoreOptions): DeliveryBatchStore {
+  const commitBatch = sqliteBatchCommitter(db, options);
+  return { commit: (batch) => Promise.resolve(commitBatch(batch)) };
+}
+
+/** The transaction itself, synchronous; usable wherever the database handle lives. */
+export function sqliteBatchCommitter(
+  db: Db,
+  options: BatchStoreOptions,
+): (batch: BatchItem[]) => BatchResult {
+  const findKey = db.prepare<[string, string], { delivery_id: string; accepted_at: number }>(
+    'SELECT delivery_id, accepted_at FROM dedupe_keys WHERE webhook_uid = ? AND identity = ?',
+  );
+  const upsertKey = db.prepare(`
+    INSERT INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (webhook_uid, identity) DO UPDATE SET delivery_id = excluded.delivery_id, accepted_at = excluded.accepted_at`);
+  const insertDelivery = db.prepare(`
+    INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source, client_address,
+                            reason, duplicate_of, replay_of)
+    VALUES (@id, @webhookUid, @label, @size, @receivedAt, @identity, @identitySource, @clientAddress,
+            @reason, @duplicateOf, @replayOf)`);
+  const insertPayload = db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
+  const insertRun = db.prepare(`
+    INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
+    VALUES (?, ?, ?, ?, 'queued', ?, ?)`);
+
+  const write = (row: DeliveryRecord): DeliveryRecord => {
+    insertDelivery.run(row);
+    return row;
+  };
+
+  const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
+    const base = {
+      id: item.id,
+      webhookUid: item.webhookUid,
+      size: item.body.length,
+      receivedAt: item.receivedAt,
+      identity: item.identity,
+      identitySource: item.identitySource,
+      clientAddress: item.clientAddress,
+      replayOf: item.replayOf ?? null,
+    };
+    if (!item.replayOf) {
+      const previous = findKey.get(item.webhookUid, item.identity);
+      if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {
+        const row = write({
+          ...base,
+          label: 'Duplicate',
+          reason: null,
+          duplicateOf: previous.delivery_id,
+          runIds: [],
+        });
+        return {
+          outcome: { label: 'Duplicate', deliveryId: item.id, duplicateOf: previous.delivery_id },
+          row,
+        };
+      }
+      upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
+    }
+    const runIds = item.runs.map((r) => r.id);
+    const row = write({
+      ...base,
+      label: 'Accepted',
+      reason: item.replayOf
+        ? `replay of ${item.replayOf} (duplicate check skipped on purpose)`
+        : null,
+      duplicateOf: null,
+      runIds,
+    });
+    insertPayload.run(item.id, item.body);
+    for (const run of item.runs) {
+      insertRun.run(run.id, run.automationId, item.id, item.webhookUid, run.input, item.receivedAt);
+    }
+    return { outcome: { label: 'Accepted', deliveryId: item.id, runIds }, row };
+  };
+
+  return db.transaction((batch: BatchItem[]): BatchResult => {
+    const outcomes: AcceptOutcome[] = [];
+    const committed: DeliveryRecord[] = [];
+    for (const pending of batch) {
+      if (pending.kind === 'accept') {
+        const { outcome, row } = acceptOne(pending.item);
+        outcomes.push(outcome);
+        committed.push(row);
+      } else {
+        committed.push(write({ ...pending.item, duplicateOf: null, replayOf: null, runIds: [] }));
+      }
+    }
+    return { outcomes, committed };
+  });
+}
