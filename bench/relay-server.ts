@@ -2,7 +2,9 @@
  * The relay for the ingress benchmark, in a child process of its own: startCore on a fresh data
  * dir, one Bearer-token webhook, and one JSON line on stdout with what the load generator needs.
  * Only benchmarks raise the limits: pass `raised` for (c), `default` for the 429 path of (d).
- *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default
+ * `no-search` drops the trigger that queues entries for the search index: the accept path as it
+ * was before the index existed, for the comparison in the ingress suite.
+ *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default [no-search]
  * Answers an IPC message `"rss"` with its resident set size; SIGTERM stops it cleanly.
  */
 import { startCore } from '../src/main/core.js';
@@ -16,7 +18,7 @@ export interface BenchRelayInfo {
   unknownWebhookUrl: string;
 }
 
-const [dataDir, limitsArg] = process.argv.slice(2);
+const [dataDir, limitsArg, searchArg] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: relay-server.ts <data-dir> raised|default');
 
 const core = await startCore({
@@ -29,6 +31,7 @@ const core = await startCore({
   log: consoleLogger,
   limits: limitsArg === 'default' ? {} : { deliveriesPerMinute: 1e9, webhooksPerFactory: 1000 },
 });
+if (searchArg === 'no-search') core.db.exec('DROP TRIGGER deliveries_search_queue');
 const created = await core.service['webhooks.create'](
   { factory: 'default', name: 'bench', authMode: 'token' },
   { role: 'manage' },

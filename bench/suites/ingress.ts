@@ -4,8 +4,10 @@
  *   (a) bare node:http that reads the body and answers 202 — the floor of what HTTP costs;
  *   (b) naive: node:http + JSON.parse + one synchronous=FULL SQLite transaction per request;
  *   (c) the relay's accept path (startCore, limits raised — only benchmarks raise them);
+ *   (c0) the same without the search index (its queue trigger dropped), to price the index;
  *   (d) the relay's 404 (unknown webhook) and 429 (delivery rate spent) paths.
- * Targets: c/b ≥ 2.5 at 1 KB with p99 no worse than (b)'s; d/a ≥ 0.7; relay RSS < 200 MB.
+ * Targets: c/b ≥ 2.5 at 1 KB with p99 no worse than (b)'s; c/b within 10 % of c0/b; d/a ≥ 0.7;
+ * relay RSS < 200 MB.
  * All servers run side by side and the 1 KB measurements are interleaved in rounds (a, b, c, d,
  * a, b, …), each row the median round: measured one after the other, a server measured later
  * ran on a warmer machine and JIT, which moved the ratios by a third between runs.
@@ -117,6 +119,11 @@ async function run(): Promise<void> {
     const bare = await started<{ url: string }>('bench/ingress/bare-server.ts');
     const naive = await started<{ url: string }>('bench/ingress/naive-server.ts', [dir('naive')]);
     const relay = await started<BenchRelayInfo>('bench/relay-server.ts', [dir('relay'), 'raised']);
+    const unindexed = await started<BenchRelayInfo>('bench/relay-server.ts', [
+      dir('relay-unindexed'),
+      'raised',
+      'no-search',
+    ]);
     const limited = await started<BenchRelayInfo>('bench/relay-server.ts', [
       dir('relay-default'),
       'default',
@@ -126,6 +133,7 @@ async function run(): Promise<void> {
       ['(a) bare node:http', bare.info.url, {}],
       ['(b) naive, 1 tx/request', naive.info.url, {}],
       ['(c) relay accept', relay.info.webhookUrl, auth(relay.info)],
+      ['(c0) relay accept, no index', unindexed.info.webhookUrl, auth(unindexed.info)],
       ['(d) relay 404 unknown', relay.info.unknownWebhookUrl, {}],
       ['(d) relay 429 rate spent', limited.info.webhookUrl, auth(limited.info)],
     ];
@@ -136,14 +144,16 @@ async function run(): Promise<void> {
         rounds[index]!.push(await load(name, url, SMALL, headers, round === 0));
       }
     }
-    const [bare1, naive1, relay1, notFound, tooMany] = rounds.map(medianRow) as [
+    const [bare1, naive1, relay1, unindexed1, notFound, tooMany] = rounds.map(medianRow) as [
+      Row,
       Row,
       Row,
       Row,
       Row,
       Row,
     ];
-    for (const row of [bare1, naive1, relay1, notFound, tooMany]) console.log(formatRow(row));
+    for (const row of [bare1, naive1, relay1, unindexed1, notFound, tooMany])
+      console.log(formatRow(row));
     const rssAfter429 = await limited.rss();
     const bare64 = await load('(a) bare node:http', bare.info.url, LARGE, {}, false);
     const naive64 = await load('(b) naive, 1 tx/request', naive.info.url, LARGE, {}, false);
@@ -162,11 +172,14 @@ async function run(): Promise<void> {
     const check = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target');
     const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     const cb1 = ratio(relay1, naive1);
+    const cb1Unindexed = ratio(unindexed1, naive1);
+    const indexCost = cb1 / cb1Unindexed;
     const p99ok = relay1.result.p99 <= naive1.result.p99;
     const d404 = ratio(notFound, bare1);
     const d429 = ratio(tooMany, bare1);
     console.log(`
 c/b at 1 KB   ${cb1.toFixed(2)}  (target ≥ 2.5: ${check(cb1 >= 2.5)}); p99 ${relay1.result.p99} ms vs ${naive1.result.p99} ms (${check(p99ok)})
+c0/b at 1 KB  ${cb1Unindexed.toFixed(2)}  (no search index); c/b ÷ c0/b ${indexCost.toFixed(2)} (target ≥ 0.90: ${check(indexCost >= 0.9)})
 c/b at 64 KB  ${ratio(relay64, naive64).toFixed(2)}
 d/a 404       ${d404.toFixed(2)}  (target ≥ 0.7: ${check(d404 >= 0.7)})
 d/a 429       ${d429.toFixed(2)}  (target ≥ 0.7: ${check(d429 >= 0.7)})
@@ -182,7 +195,7 @@ relay RSS     ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter
           seconds: SECONDS,
           rounds: ROUNDS,
           connections: CONNECTIONS,
-          rows: [bare1, bare64, naive1, naive64, relay1, relay64, notFound, tooMany],
+          rows: [bare1, bare64, naive1, naive64, relay1, unindexed1, relay64, notFound, tooMany],
           rss: { afterAccept: rssAfterAccept, after429: rssAfter429 },
         },
         null,

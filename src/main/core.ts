@@ -38,6 +38,7 @@ import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createRetention } from './store/retention.js';
+import { createSearchIndex, SearchIndexer } from './store/search-index.js';
 import { createRunsRepository } from './store/runs-repo.js';
 import { createSecretsRepository } from './store/secrets-repo.js';
 import { createSettingsRepository } from './store/settings-repo.js';
@@ -122,12 +123,16 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     log,
     now,
   });
+  const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
+    log.error(`[search] indexing failed: ${describeError(error)}`),
+  );
   const writer = new DeliveryWriter(
     createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }),
     {
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
       onCommit: (committed) => {
+        searchIndexer.markBusy();
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
@@ -231,6 +236,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
+  searchIndexer.start();
   definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
@@ -276,6 +282,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        searchIndexer.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();

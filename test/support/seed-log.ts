@@ -13,13 +13,22 @@ function seedId(ms: number, n: number): string {
 
 const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
 
+export interface SeedOptions {
+  /** The body of the i-th entry (oldest first), stored when it is Accepted. */
+  bodyOf?: (i: number) => string;
+  /** When the i-th entry arrived; by default one a second, the last a second ago. */
+  atOf?: (i: number) => number;
+}
+
 /**
  * A log of `count` entries, one a second up to now, written straight into the relay's store: the
  * ingress would take days at 60 deliveries a minute. The UI reads them through the API as usual.
  * Returns the IDs, oldest first.
  */
-export function seedLog(db: Db, uid: string, count: number): string[] {
+export function seedLog(db: Db, uid: string, count: number, options: SeedOptions = {}): string[] {
   const start = Date.now() - count * 1000;
+  const atOf = options.atOf ?? ((i: number) => start + i * 1000);
+  const bodyOf = options.bodyOf ?? ((i: number) => `{"n":${i}}`);
   const insert = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
                             client_address, reason, duplicate_of, replay_of)
@@ -28,12 +37,12 @@ export function seedLog(db: Db, uid: string, count: number): string[] {
   const ids: string[] = [];
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
-      const at = start + i * 1000;
+      const at = atOf(i);
       const id = seedId(at, i);
       const label = LABELS[i % LABELS.length]!;
-      const body = `{"n":${i}}`;
+      const body = bodyOf(i);
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
-      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason);
+      insert.run(id, uid, label, Buffer.byteLength(body), at, `seed-${i}`, reason);
       if (label === 'Accepted') payload.run(id, Buffer.from(body));
       ids.push(id);
     }

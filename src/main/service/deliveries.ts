@@ -14,11 +14,31 @@ export function deliveryHandlers(
   deps: ServiceDeps,
 ): Pick<ServiceHandlers, 'deliveries.list' | 'deliveries.get' | 'deliveries.activity'> {
   return {
-    'deliveries.list': ({ uid, limit, before, label, identity }) => {
+    'deliveries.list': ({
+      uid,
+      limit,
+      before,
+      label,
+      labels,
+      identity,
+      q,
+      eventType,
+      from,
+      to,
+    }) => {
       // A deleted webhook's log stays readable: automations may still point at it.
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
-      const page = deps.deliveries.page(uid, limit, before ?? null, { label, identity });
-      return Promise.resolve({ items: page.items.map(deliveryJson), nextBefore: page.nextBefore });
+      if (from !== undefined && to !== undefined && from > to) {
+        throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
+      }
+      const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
+      const filter = { labels: wanted, identity, q, eventType, from, to };
+      const page = deps.deliveries.page(uid, limit, before ?? null, filter);
+      return Promise.resolve({
+        items: page.items.map(deliveryJson),
+        nextBefore: page.nextBefore,
+        total: deps.deliveries.count(uid, filter),
+      });
     },
     'deliveries.get': ({ id }) => {
       const delivery = deps.deliveries.get(id);

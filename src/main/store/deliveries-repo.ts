@@ -1,5 +1,13 @@
+import type Database from 'better-sqlite3';
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
+import {
+  queryParams,
+  shapeKey,
+  whereClause,
+  type DeliveryPageFilter,
+  type QueryParams,
+} from './delivery-query.js';
 
 export type IdentitySource =
   'delivery-id-header' | 'provider-header' | 'x-service-delivery-id' | 'body-sha256';
@@ -53,29 +61,35 @@ const SELECT_WITH_RUNS = `
   SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids
   FROM deliveries d`;
 
-export interface DeliveryPageFilter {
-  label?: DeliveryLabel | undefined;
-  identity?: string | undefined;
-}
+export type { DeliveryPageFilter } from './delivery-query.js';
 
 export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
 
 /** The read side of the delivery log; writes go through the delivery writer only. */
 export function createDeliveriesRepository(db: Db) {
-  const page = db.prepare<
-    {
-      uid: string;
-      before: string | null;
-      label: string | null;
-      identity: string | null;
-      limit: number;
-    },
-    DeliveryRow
-  >(
-    `${SELECT_WITH_RUNS} WHERE d.webhook_uid = @uid AND (@before IS NULL OR d.id < @before)
-       AND (@label IS NULL OR d.label = @label) AND (@identity IS NULL OR d.identity = @identity)
-     ORDER BY d.id DESC LIMIT @limit`,
-  );
+  // One statement per combination of filters used, prepared on first use.
+  const pages = new Map<string, Database.Statement<QueryParams, DeliveryRow>>();
+  const counts = new Map<string, Database.Statement<QueryParams, { n: number }>>();
+  const pageStatement = (key: string, where: string) => {
+    let statement = pages.get(key);
+    if (!statement) {
+      statement = db.prepare<QueryParams, DeliveryRow>(
+        `${SELECT_WITH_RUNS} WHERE ${where} ORDER BY d.id DESC LIMIT @limit`,
+      );
+      pages.set(key, statement);
+    }
+    return statement;
+  };
+  const countStatement = (key: string, where: string) => {
+    let statement = counts.get(key);
+    if (!statement) {
+      statement = db.prepare<QueryParams, { n: number }>(
+        `SELECT count(*) AS n FROM deliveries d WHERE ${where}`,
+      );
+      counts.set(key, statement);
+    }
+    return statement;
+  };
   const activity = db.prepare<
     [number, number, string],
     { uid: string; hour: number; label: DeliveryLabel; n: number }
@@ -104,15 +118,18 @@ export function createDeliveriesRepository(db: Db) {
       before: string | null,
       only: DeliveryPageFilter = {},
     ): { items: DeliveryRecord[]; nextBefore: string | null } => {
-      const rows = page.all({
-        uid: webhookUid,
-        before,
-        label: only.label ?? null,
-        identity: only.identity ?? null,
+      const { shape, params } = queryParams(webhookUid, before, only);
+      const rows = pageStatement(shapeKey(shape), whereClause(shape)).all({
+        ...params,
         limit: limit + 1,
       });
       const items = rows.slice(0, limit).map(toRecord);
       return { items, nextBefore: rows.length > limit ? items[items.length - 1]!.id : null };
+    },
+    /** How many entries match, on every page (no `before`). */
+    count: (webhookUid: string, only: DeliveryPageFilter = {}): number => {
+      const { shape, params } = queryParams(webhookUid, null, only);
+      return countStatement(shapeKey(shape), whereClause(shape)).get(params)!.n;
     },
     get: (id: string): DeliveryRecord | null => {
       const row = one.get(id);

@@ -27,6 +27,43 @@ export const deliverySchema = z.object({
 export type Delivery = z.infer<typeof deliverySchema>;
 
 export const DELIVERY_PAGE_MAX = 500;
+export const SEARCH_MIN_LENGTH = 3;
+export const SEARCH_MAX_LENGTH = 256;
+
+/** `from`/`to`: ISO 8601 (2025-01-31T12:00:00Z, 2025-01-31) or epoch milliseconds; epoch ms out. */
+const timeBound = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const text = String(value).trim();
+  const ms = /^\d{1,15}$/.test(text)
+    ? Number(text)
+    : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)
+      ? Date.parse(text)
+      : Number.NaN;
+  if (!Number.isFinite(ms)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an ISO 8601 time (2025-01-31T12:00:00Z) or epoch milliseconds',
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** `labels`: comma-separated label names, e.g. `Accepted,Rejected (auth)`. */
+const labelList = z.string().transform((text, ctx) => {
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(DELIVERY_LABELS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown label ${unknown.map((name) => `"${name}"`).join(', ')}; labels are: ${DELIVERY_LABELS.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return names as DeliveryLabel[];
+});
 export const ACTIVITY_HOURS = 24;
 
 const labelCounts = z.object(
@@ -60,8 +97,26 @@ export const deliveryMethods = {
         .optional(),
       /** Only entries with this identity (the sender's delivery ID, or the body's SHA-256). */
       identity: z.string().min(1).max(1024).optional(),
+      /** Only entries with any of these labels (comma-separated); with `label`, either. */
+      labels: labelList.optional(),
+      /** A substring of the delivery ID, identity, event type or payload text; any case. */
+      q: z
+        .string()
+        .min(SEARCH_MIN_LENGTH, `must be at least ${SEARCH_MIN_LENGTH} characters`)
+        .max(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`)
+        .optional(),
+      eventType: z.string().min(1).max(200).optional(),
+      /** Received at or after (ISO 8601 or epoch ms). */
+      from: timeBound.optional(),
+      /** Received at or before (ISO 8601 or epoch ms). */
+      to: timeBound.optional(),
     }),
-    output: z.object({ items: z.array(deliverySchema), nextBefore: z.string().nullable() }),
+    output: z.object({
+      items: z.array(deliverySchema),
+      nextBefore: z.string().nullable(),
+      /** How many entries match the filters, on every page (`before` aside). */
+      total: z.number().int(),
+    }),
   }),
   'deliveries.activity': method({
     role: 'view',
