@@ -208,6 +208,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     executors,
     writer,
     dispatcher,
+    refusals,
     log,
   });
 

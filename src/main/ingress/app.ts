@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from './limits.js';
 import {
   abandon,
   declaredSize,
+  noteRefusal,
   refuseTooMany,
   rejectAuth,
   rejectTooLarge,
@@ -51,22 +52,31 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
   // Health checkers may add a query string (a cache buster); it does not matter here.
   if (rawUrl === '/healthz' || rawUrl.startsWith('/healthz?')) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      noteRefusal(ctx, deps, 405, 'health check with a method but GET or HEAD', null);
       return replyError(ctx, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
     }
     ctx.body = { ok: true };
     return;
   }
   const target = matchIngressPath(rawUrl);
-  if (!target) return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
+  if (!target) {
+    noteRefusal(ctx, deps, 404, 'not a webhook URL', null);
+    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
+  }
+  const webhook = deps.webhooks.get(target.uid);
   if (ctx.method !== 'POST') {
+    noteRefusal(ctx, deps, 405, `${ctx.method} instead of POST`, webhook?.uid ?? null);
     return replyError(ctx, 405, 'method_not_allowed', 'Send deliveries with POST.', {
       Allow: 'POST',
     });
   }
-  const webhook = deps.webhooks.get(target.uid);
-  const pathFitsMode = target.token === null || webhook?.authMode === 'url_token';
-  if (!webhook || !webhook.enabled || !pathFitsMode) {
-    deps.refusals.add(404, 'no such enabled webhook');
+  if (!webhook || !webhook.enabled) {
+    const why = webhook ? 'webhook is disabled' : 'no such webhook (unknown or deleted)';
+    noteRefusal(ctx, deps, 404, why, webhook?.uid ?? null);
+    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
+  }
+  if (target.token !== null && webhook.authMode !== 'url_token') {
+    noteRefusal(ctx, deps, 404, 'a token in the path of a webhook without URL tokens', webhook.uid);
     return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
   }
   const attempt: Attempt = {

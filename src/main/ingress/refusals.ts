@@ -2,9 +2,11 @@ import type { Context } from 'koa';
 import { newDeliveryId } from '../ids.js';
 import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
-import type { Attempt } from './ingress-deps.js';
+import type { RefusalStatus } from './refusal-tally.js';
+import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import { replyError } from './reply.js';
+import { clientAddress } from './steps/client-address.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
 
 /** The ways a POST ends without a 202: each says what the sender needs and logs what the operator needs. */
@@ -99,9 +101,31 @@ function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentit
   return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
 }
 
+/** A 404, 405 or 429: kept among the newest refused requests and counted, never a log entry. */
+export function noteRefusal(
+  ctx: Context,
+  deps: IngressDeps,
+  status: RefusalStatus,
+  reason: string,
+  webhookUid: string | null,
+  at: number = deps.now(),
+  client: string = clientAddress(ctx.req, deps.trustProxy),
+): void {
+  deps.refusals.add({
+    at,
+    method: ctx.method,
+    path: ctx.req.url ?? '/',
+    status,
+    reason,
+    client,
+    webhookUid,
+  });
+}
+
 /** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */
 export function refuseTooMany(attempt: Attempt, why: string, message: string, wait: number): void {
-  attempt.deps.refusals.add(429, why);
+  const { ctx, deps, webhook, receivedAt, client } = attempt;
+  noteRefusal(ctx, deps, 429, why, webhook.uid, receivedAt, client);
   replyError(attempt.ctx, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
     'Retry-After': String(wait),
   });

@@ -1,5 +1,6 @@
 import type { DefinitionSync } from '../definitions/sync.js';
 import type { EventBus } from '../events.js';
+import type { RefusalTally } from '../ingress/refusal-tally.js';
 import type { WebhookDirectory } from '../ingress/webhook-directory.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import type { DeliveriesRepository } from '../store/deliveries-repo.js';
@@ -23,6 +24,8 @@ export interface ServiceDeps {
   limits: { webhooksPerFactory: number };
   /** Managed factories: the API writes definition files and applies them through this. */
   definitions: DefinitionSync;
+  /** Refused requests the ingress keeps in memory (read only here). */
+  refusals: Pick<RefusalTally, 'newest' | 'countsSinceStart' | 'countsLastHour'>;
   version: string;
   now: () => number;
 }

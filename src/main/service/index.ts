@@ -4,6 +4,7 @@ import type { ServiceHandlers } from './handlers.js';
 import { definitionHandlers } from './definitions.js';
 import { deliveryHandlers } from './deliveries.js';
 import { executorHandlers } from './executors.js';
+import { refusalHandlers } from './refusals.js';
 import { relayHandlers } from './relay.js';
 import { replayHandlers } from './replay.js';
 import { runHandlers } from './runs.js';
@@ -18,6 +19,7 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...deliveryHandlers(deps),
     ...tokenHandlers(deps),
     ...relayHandlers(deps),
+    ...refusalHandlers(deps),
     ...automationHandlers(deps),
     ...testFilterHandlers(deps),
     ...runHandlers(deps),

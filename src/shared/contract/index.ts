@@ -4,6 +4,7 @@ import { deliveryMethods } from './deliveries.js';
 import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
 import { relayMethods } from './relay.js';
+import { refusalMethods } from './refusals.js';
 import { replayMethods } from './replay.js';
 import { runMethods } from './runs.js';
 import { secretMethods } from './secrets.js';
@@ -20,6 +21,7 @@ export const contract = {
   ...automationMethods,
   ...runMethods,
   ...replayMethods,
+  ...refusalMethods,
   ...executorMethods,
   ...secretMethods,
 };
