@@ -18,6 +18,8 @@ export interface SeedOptions {
   bodyOf?: (i: number) => string;
   /** When the i-th entry arrived; by default one a second, the last a second ago. */
   atOf?: (i: number) => number;
+  /** The i-th entry's event type; none by default. */
+  eventTypeOf?: (i: number) => string | null;
 }
 
 /**
@@ -29,10 +31,11 @@ export function seedLog(db: Db, uid: string, count: number, options: SeedOptions
   const start = Date.now() - count * 1000;
   const atOf = options.atOf ?? ((i: number) => start + i * 1000);
   const bodyOf = options.bodyOf ?? ((i: number) => `{"n":${i}}`);
+  const eventTypeOf = options.eventTypeOf ?? (() => null);
   const insert = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                            client_address, reason, duplicate_of, replay_of)
-    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL)`);
+                            client_address, reason, duplicate_of, replay_of, event_type)
+    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL, ?)`);
   const payload = db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
   const ids: string[] = [];
   db.transaction(() => {
@@ -42,7 +45,7 @@ export function seedLog(db: Db, uid: string, count: number, options: SeedOptions
       const label = LABELS[i % LABELS.length]!;
       const body = bodyOf(i);
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
-      insert.run(id, uid, label, Buffer.byteLength(body), at, `seed-${i}`, reason);
+      insert.run(id, uid, label, Buffer.byteLength(body), at, `seed-${i}`, reason, eventTypeOf(i));
       if (label === 'Accepted') payload.run(id, Buffer.from(body));
       ids.push(id);
     }

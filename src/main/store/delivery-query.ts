@@ -48,6 +48,7 @@ const SEARCH_HITS = `
     JOIN deliveries pd ON pd.rowid = s.delivery_rowid
     LEFT JOIN payloads pp ON pp.delivery_id = pd.id
   WHERE instr(lower(pd.id), @needle) > 0 OR instr(lower(coalesce(pd.identity, '')), @needle) > 0
+     OR instr(lower(coalesce(pd.event_type, '')), @needle) > 0
      OR instr(lower(CAST(pp.body AS TEXT)), @needle) > 0`;
 
 export interface QueryShape {

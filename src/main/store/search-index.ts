@@ -21,7 +21,7 @@ export function createSearchIndex(db: Db) {
   // The bytes are UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS.
   const index = db.prepare<[number]>(`
     INSERT INTO delivery_search (rowid, id, identity, event_type, body)
-    SELECT d.rowid, d.id, d.identity, NULL, CAST(p.body AS TEXT)
+    SELECT d.rowid, d.id, d.identity, d.event_type, CAST(p.body AS TEXT)
     FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id WHERE d.rowid = ?`);
   const dequeue = db.prepare<[number]>(
     'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',

@@ -23,6 +23,8 @@ export const deliverySchema = z.object({
   reason: z.string().nullable(),
   clientAddress: z.string().nullable(),
   runIds: z.array(z.string()),
+  /** Derived when the delivery was received (PRODUCT.md §13); null when unknown. */
+  eventType: z.string().nullable(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

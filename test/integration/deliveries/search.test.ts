@@ -39,7 +39,11 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     relay = await startTestRelay();
     uid = (await relay.createWebhook({ name: 'orders' })).webhook.uid;
     start = Date.now() - COUNT * 1000;
-    ids = seedLog(relay.core.db, uid, COUNT, { bodyOf, atOf: (i) => start + i * 1000 });
+    ids = seedLog(relay.core.db, uid, COUNT, {
+      bodyOf,
+      atOf: (i) => start + i * 1000,
+      eventTypeOf: (i) => (i % 10 === 0 ? 'invoice.payment_failed' : 'invoice.paid'),
+    });
   });
   afterAll(() => relay.stop());
 
@@ -66,6 +70,20 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
 
     const byIdentity = await list('q=seed-7777');
     expect(byIdentity.items.map((d) => d.identity)).toEqual(['seed-7777']);
+  });
+
+  it('finds deliveries by part of their event type, and filters by an exact event type', async () => {
+    const byPart = await list('q=payment_fail&limit=5');
+    expect(byPart.total).toBe(COUNT / 10);
+    expect(byPart.items.every((d) => d.eventType === 'invoice.payment_failed')).toBe(true);
+    indexEverything();
+    expect((await list('q=PAYMENT_FAIL&limit=5')).total).toBe(COUNT / 10);
+
+    const exact = await list('eventType=invoice.paid&labels=Duplicate&limit=5');
+    expect(exact.total).toBe(ids.filter((_, i) => i % 10 !== 0 && i % 5 === 3).length);
+    expect(
+      exact.items.every((d) => d.eventType === 'invoice.paid' && d.label === 'Duplicate'),
+    ).toBe(true);
   });
 
   it('combines labels, a time range and q, and counts exactly what matches on every page', async () => {
