@@ -23,6 +23,8 @@ import { RefusalTally } from './ingress/refusal-tally.js';
 import { SlidingWindowLimiter } from './ingress/sliding-window.js';
 import { WebhookDirectory } from './ingress/webhook-directory.js';
 import { consoleLogger, describeError, type Logger } from './log.js';
+import { createRelayMetrics } from './metrics/relay-metrics.js';
+import { timedBatchStore } from './metrics/timed-batch-store.js';
 import { RunDispatcher } from './runs/dispatcher.js';
 import { chooseSecretStore } from './secrets/choose-store.js';
 import { TeamSecrets } from './secrets/team-secrets.js';
@@ -37,6 +39,7 @@ import { DeliveryWriter } from './store/delivery-writer.js';
 import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
+import { createMetricsReader } from './store/metrics-reader.js';
 import { createRetention } from './store/retention.js';
 import { createSearchIndex, SearchIndexer } from './store/search-index.js';
 import { createRunsRepository } from './store/runs-repo.js';
@@ -123,16 +126,26 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     log,
     now,
   });
+  const refusals = new RefusalTally(log);
+  const metrics = createRelayMetrics({
+    db: createMetricsReader(db),
+    refusals,
+    alarms: () => [],
+    now,
+  });
   const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
     log.error(`[search] indexing failed: ${describeError(error)}`),
   );
   const writer = new DeliveryWriter(
-    createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }),
+    timedBatchStore(createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }), (seconds) =>
+      metrics.observeCommit(seconds),
+    ),
     {
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
       onCommit: (committed) => {
         searchIndexer.markBusy();
+        metrics.countCommitted(committed);
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
@@ -143,7 +156,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     RATE_WINDOW_MS,
   );
   const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
-  const refusals = new RefusalTally(log);
 
   const ingressApp = createIngressApp({
     webhooks: directory,
@@ -222,6 +234,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         auth,
         events,
         uiDir: config.uiDir ?? null,
+        metrics,
         port: () => adminPort,
         log,
       })
