@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
 import { createAdminApp } from './admin/app.js';
+import { AlarmMonitor } from './alarms/monitor.js';
+import { AlarmNotifier } from './alarms/notifier.js';
 import { loadAdminToken, type AdminToken } from './admin/admin-token.js';
 import { AdminAuth } from './admin/auth.js';
 import { AutomationIndex } from './automations/automation-index.js';
@@ -32,6 +34,7 @@ import { createManagementService, type ServiceHandlers } from './service/index.j
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
+import { createAlarmsRepository } from './store/alarms-repo.js';
 import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
@@ -58,6 +61,8 @@ export interface Core {
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
+  /** Quiet webhooks and Rejected (auth) streaks; `evaluate()` checks now (tests with a clock). */
+  alarms: AlarmMonitor;
   /** e.g. http://127.0.0.1:8787 — where the ingress listener really is. */
   ingressListenUrl: string;
   /** Null when started without an admin listener (the desktop app uses IPC). */
@@ -127,10 +132,23 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     now,
   });
   const refusals = new RefusalTally(log);
+  const alarmsRepo = createAlarmsRepository(db);
+  const alarms = new AlarmMonitor({
+    alarms: alarmsRepo,
+    webhooks,
+    notifier: new AlarmNotifier(log),
+    events,
+    log,
+    now,
+  });
+  // Enabled, disabled or deleted: a webhook's alarms follow at once.
+  events.subscribe((event) => {
+    if (event.type === 'changed' && event.resource === 'webhooks') alarms.evaluate();
+  });
   const metrics = createRelayMetrics({
     db: createMetricsReader(db),
     refusals,
-    alarms: () => [],
+    alarms: () => alarms.active(),
     now,
   });
   const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
@@ -146,6 +164,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       onCommit: (committed) => {
         searchIndexer.markBusy();
         metrics.countCommitted(committed);
+        alarms.onCommitted(committed);
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
@@ -221,6 +240,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     writer,
     dispatcher,
     refusals,
+    alarms: { monitor: alarms, repo: alarmsRepo },
     log,
   });
 
@@ -251,6 +271,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
   searchIndexer.start();
+  alarms.start();
   definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
@@ -286,6 +307,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     secrets,
     adminToken,
     auth,
+    alarms,
     ingressListenUrl: settings.listenerBaseUrl,
     adminUrl,
     loginLink: () => {
@@ -297,6 +319,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
         searchIndexer.stop();
+        alarms.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();

@@ -1,3 +1,4 @@
+import { alarmHandlers } from './alarms.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { automationHandlers } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
@@ -20,6 +21,7 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...tokenHandlers(deps),
     ...relayHandlers(deps),
     ...refusalHandlers(deps),
+    ...alarmHandlers(deps),
     ...automationHandlers(deps),
     ...testFilterHandlers(deps),
     ...runHandlers(deps),

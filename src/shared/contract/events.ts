@@ -16,7 +16,7 @@ export const relayEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('changed'),
-    resource: z.enum(['webhooks', 'automations', 'secrets', 'settings', 'tokens']),
+    resource: z.enum(['webhooks', 'automations', 'secrets', 'settings', 'tokens', 'alarms']),
   }),
 ]);
 export type RelayEvent = z.infer<typeof relayEventSchema>;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { alarmMethods } from './alarms.js';
 import { automationMethods } from './automations.js';
 import { deliveryMethods } from './deliveries.js';
 import { executorMethods } from './executors.js';
@@ -22,6 +23,7 @@ export const contract = {
   ...runMethods,
   ...replayMethods,
   ...refusalMethods,
+  ...alarmMethods,
   ...executorMethods,
   ...secretMethods,
 };

@@ -15,17 +15,19 @@ const STREAM_GRACE_MS = 1_000;
 /** `<data-dir>/runs/<run id>`: one fresh folder per run, kept afterwards for inspection. */
 export const runFolder = (dataDir: string, runId: string): string => join(dataDir, 'runs', runId);
 
-/**
- * The child's environment: the relay's own, minus every HOOKPORT_* variable (the admin token
- * and the master key must never reach a run), plus the run's identifiers.
- */
-function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
+/** The relay's environment minus every HOOKPORT_* variable: the admin token and the master key never reach a child. */
+export function inheritedEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.toUpperCase().startsWith('HOOKPORT_')) env[key] = value;
   }
+  return env;
+}
+
+/** The child's environment: the relay's own (without HOOKPORT_*), plus the run's identifiers. */
+function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
   return {
-    ...env,
+    ...inheritedEnv(),
     HOOKPORT_RUN_ID: job.runId,
     HOOKPORT_DELIVERY_ID: job.deliveryId,
     HOOKPORT_WEBHOOK_UID: job.webhookUid,

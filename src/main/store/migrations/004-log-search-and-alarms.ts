@@ -48,11 +48,12 @@ export function up(db: Database.Database): void {
 
     -- Alarms: per-webhook settings, and the episodes in progress (a row per raised alarm,
     -- deleted when it recovers), kept so that a restart neither repeats nor forgets one.
+    -- cadence_set_at: when the expected cadence was last set, the earliest a quiet spell counts from.
     CREATE TABLE webhook_alarm_settings (
       webhook_uid TEXT PRIMARY KEY,
       expected_every_minutes INTEGER,
-      auth_failure_streak INTEGER,
-      updated_at INTEGER NOT NULL
+      cadence_set_at INTEGER NOT NULL,
+      auth_failure_streak INTEGER
     ) STRICT;
 
     CREATE TABLE webhook_alarms (
