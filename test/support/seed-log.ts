@@ -18,6 +18,8 @@ export interface SeedOptions {
   bodyOf?: (i: number) => string;
   /** When the i-th entry arrived; by default one a second, the last a second ago. */
   atOf?: (i: number) => number;
+  /** The i-th entry's label; by default Accepted ×3, Duplicate, Rejected (auth), over and over. */
+  labelOf?: (i: number) => (typeof LABELS)[number];
   /** The i-th entry's event type; none by default. */
   eventTypeOf?: (i: number) => string | null;
 }
@@ -42,7 +44,7 @@ export function seedLog(db: Db, uid: string, count: number, options: SeedOptions
     for (let i = 0; i < count; i++) {
       const at = atOf(i);
       const id = seedId(at, i);
-      const label = LABELS[i % LABELS.length]!;
+      const label = options.labelOf?.(i) ?? LABELS[i % LABELS.length]!;
       const body = bodyOf(i);
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
       insert.run(id, uid, label, Buffer.byteLength(body), at, `seed-${i}`, reason, eventTypeOf(i));

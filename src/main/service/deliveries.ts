@@ -1,4 +1,8 @@
-import { ACTIVITY_HOURS, type LabelCounts } from '../../shared/contract/deliveries.js';
+import {
+  ACTIVITY_HOURS,
+  VOLUME_BUCKETS,
+  type LabelCounts,
+} from '../../shared/contract/deliveries.js';
 import { ApiError } from '../../shared/errors.js';
 import { DELIVERY_LABELS } from '../../shared/labels.js';
 import type { ServiceDeps } from './deps.js';
@@ -12,7 +16,10 @@ const emptyCounts = (): LabelCounts =>
 
 export function deliveryHandlers(
   deps: ServiceDeps,
-): Pick<ServiceHandlers, 'deliveries.list' | 'deliveries.get' | 'deliveries.activity'> {
+): Pick<
+  ServiceHandlers,
+  'deliveries.list' | 'deliveries.get' | 'deliveries.activity' | 'deliveries.volume'
+> {
   return {
     'deliveries.list': ({
       uid,
@@ -49,6 +56,19 @@ export function deliveryHandlers(
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
       return Promise.resolve({ ...deliveryJson(delivery), payload });
+    },
+    'deliveries.volume': ({ uid, range }) => {
+      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      const { count, minutes } = VOLUME_BUCKETS[range];
+      const bucketMs = minutes * 60_000;
+      // Whole buckets on the clock, the last one still running, so bars stay put between reads.
+      const since = (Math.floor(deps.now() / bucketMs) - (count - 1)) * bucketMs;
+      const buckets = Array.from({ length: count }, emptyCounts);
+      for (const row of deps.deliveries.volumeSince(uid, since, bucketMs)) {
+        const bucket = buckets[Math.min(row.bucket, count - 1)];
+        if (bucket) bucket[row.label] += row.n;
+      }
+      return Promise.resolve({ since: iso(since), bucketMinutes: minutes, buckets });
     },
     'deliveries.activity': ({ factory }) => {
       requireFactory(deps, factory);

@@ -3,6 +3,7 @@ import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
 import type { RequestContext } from './delivery-batch.js';
 import {
+  idFloor,
   queryParams,
   shapeKey,
   whereClause,
@@ -104,6 +105,14 @@ export function createDeliveriesRepository(db: Db) {
      FROM deliveries d JOIN webhooks w ON w.uid = d.webhook_uid
      WHERE d.received_at >= ? AND w.factory_id = ? GROUP BY 1, 2, 3`,
   );
+  // Reads only the index (webhook, id, label, received_at); ids from `since` on start at idFloor.
+  const volume = db.prepare<
+    { uid: string; since: number; fromId: string; bucketMs: number },
+    { bucket: number; label: DeliveryLabel; n: number }
+  >(
+    `SELECT (received_at - CAST(@since AS INTEGER)) / CAST(@bucketMs AS INTEGER) AS bucket, label, count(*) AS n
+     FROM deliveries WHERE webhook_uid = @uid AND id >= @fromId AND received_at >= @since GROUP BY 1, 2`,
+  );
   const latest = db.prepare<[string], { received_at: number }>(
     'SELECT received_at FROM deliveries WHERE webhook_uid = ? ORDER BY id DESC LIMIT 1',
   );
@@ -157,6 +166,9 @@ export function createDeliveriesRepository(db: Db) {
     countSince: (since: number): number => countSince.get(since)!.n,
     /** Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. */
     activitySince: (factoryId: string, since: number) => activity.all(since, since, factoryId),
+    /** Counts by bucket (0 = the one starting at `since`) and label, for one webhook. */
+    volumeSince: (webhookUid: string, since: number, bucketMs: number) =>
+      volume.all({ uid: webhookUid, since, fromId: idFloor(since), bucketMs }),
     latestAt: (webhookUid: string): number | null => latest.get(webhookUid)?.received_at ?? null,
   };
 }

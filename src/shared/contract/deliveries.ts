@@ -67,6 +67,13 @@ const labelList = z.string().transform((text, ctx) => {
   return names as DeliveryLabel[];
 });
 export const ACTIVITY_HOURS = 24;
+export const VOLUME_RANGES = ['24h', '7d'] as const;
+export type VolumeRange = (typeof VOLUME_RANGES)[number];
+/** 24 h in hourly buckets; 7 days in 42 buckets of 4 hours. */
+export const VOLUME_BUCKETS: Record<VolumeRange, { count: number; minutes: number }> = {
+  '24h': { count: 24, minutes: 60 },
+  '7d': { count: 42, minutes: 240 },
+};
 
 const labelCounts = z.object(
   Object.fromEntries(DELIVERY_LABELS.map((label) => [label, z.number().int()])) as Record<
@@ -127,6 +134,21 @@ export const deliveryMethods = {
     http: { method: 'GET', path: '/api/activity' },
     input: z.object({ factory: optionalFactorySchema }),
     output: z.object({ since: isoTime, items: z.array(webhookActivitySchema) }),
+  }),
+  'deliveries.volume': method({
+    role: 'view',
+    summary: "A webhook's deliveries by label over the last 24 hours or 7 days, in equal buckets",
+    http: { method: 'GET', path: '/api/webhooks/:uid/volume' },
+    input: z.object({
+      uid: webhookUidSchema,
+      range: z.enum(VOLUME_RANGES, { error: () => 'must be 24h or 7d' }).default('24h'),
+    }),
+    output: z.object({
+      /** Start of the first bucket (ISO); buckets are oldest first, the last one still running. */
+      since: isoTime,
+      bucketMinutes: z.number().int(),
+      buckets: z.array(labelCounts),
+    }),
   }),
   'deliveries.get': method({
     role: 'view',
