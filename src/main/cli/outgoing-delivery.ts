@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
 import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
+import { eventHeaders } from '../ingress/schemes/provider-events.js';
 import { withWebhookTimestamp } from './linear-timestamp.js';
 import { UsageError } from './usage.js';
 
@@ -13,6 +14,8 @@ export interface DeliveryInput {
   id: string | null;
   timestampSeconds: number | null;
   headers: readonly (readonly [string, string])[];
+  /** The provider's event headers are added for it (checked by parseSendArgs). */
+  event: string | null;
 }
 
 /** The request as it goes on the wire. */
@@ -76,6 +79,11 @@ export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDeli
     for (const [name, value] of Object.entries(signed)) headers.set(name, value);
     if (scheme.deliveryIdHeader === null && input.id !== null) {
       headers.set(SERVICE_DELIVERY_ID_HEADER, input.id);
+    }
+    if (input.event !== null) {
+      for (const [name, value] of Object.entries(eventHeaders(input.scheme, input.event))) {
+        headers.set(name, value);
+      }
     }
   }
 
