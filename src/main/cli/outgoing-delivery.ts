@@ -20,7 +20,7 @@ export interface DeliveryInput {
 
 /** The request as it goes on the wire. */
 export interface OutgoingDelivery {
-  /** Lower-case name → every line sent for it (`--header` given twice sends two lines). */
+  /** Name as spelled → every line sent for it (`--header` given twice sends two lines). */
   headers: Record<string, string[]>;
   /** The exact bytes sent, which are the bytes signed. */
   body: Buffer;
@@ -126,20 +126,27 @@ function linearBody(
   return body;
 }
 
-/** Header lines by lower-case name (HTTP names are case-insensitive). */
+/**
+ * Header lines by lower-case name (HTTP names are case-insensitive), each sent with the spelling
+ * it was last set with, so a provider's headers go out as the provider writes them.
+ */
 class HeaderLines {
-  private readonly lines = new Map<string, string[]>();
+  private readonly lines = new Map<string, { name: string; values: string[] }>();
 
   set(name: string, value: string): void {
-    this.lines.set(name.toLowerCase(), [value]);
+    this.lines.set(name.toLowerCase(), { name, values: [value] });
   }
 
   add(name: string, value: string): void {
     const key = name.toLowerCase();
-    this.lines.set(key, [...(this.lines.get(key) ?? []), value]);
+    const current = this.lines.get(key);
+    this.lines.set(key, {
+      name: current?.name ?? name,
+      values: [...(current?.values ?? []), value],
+    });
   }
 
   toRecord(): Record<string, string[]> {
-    return Object.fromEntries(this.lines);
+    return Object.fromEntries([...this.lines.values()].map((line) => [line.name, line.values]));
   }
 }
