@@ -55,7 +55,14 @@ export function deliveryHandlers(
         delivery.label === 'Accepted'
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
-      return Promise.resolve({ ...deliveryJson(delivery), payload });
+      const request = deps.deliveries.requestContext(id);
+      return Promise.resolve({
+        ...deliveryJson(delivery),
+        payload,
+        method: request?.method ?? null,
+        path: request?.path ?? null,
+        headers: request?.headers ?? null,
+      });
     },
     'deliveries.volume': ({ uid, range }) => {
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
