@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
 import type { RequestContext } from './delivery-batch.js';
+import { idFloor } from '../../shared/delivery-ids.js';
 import {
-  idFloor,
   queryParams,
   shapeKey,
   whereClause,

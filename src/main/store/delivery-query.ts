@@ -1,3 +1,4 @@
+import { idFloor } from '../../shared/delivery-ids.js';
 import type { DeliveryLabel } from '../../shared/labels.js';
 
 /** What a page of the log may be narrowed by (PRODUCT.md §14). All of them hold at once. */
@@ -16,21 +17,6 @@ export interface DeliveryPageFilter {
 }
 
 export const MIN_SEARCH_LENGTH = 3;
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/**
- * The smallest delivery ID minted at or after `ms`. An ID's time is never earlier than its
- * receive time (IDs are monotonic), so `id >= idFloor(from)` narrows the index range without
- * losing a row; `received_at` then decides exactly.
- */
-export function idFloor(ms: number): string {
-  let time = '';
-  for (let i = 0, t = Math.max(0, Math.floor(ms)); i < 10; i++, t = Math.floor(t / 32)) {
-    time = CROCKFORD[t % 32]! + time;
-  }
-  return `dlv_${time}${'0'.repeat(16)}`;
-}
 
 /** An FTS5 phrase: the text taken literally (quotes doubled), matched as a substring by trigrams. */
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;

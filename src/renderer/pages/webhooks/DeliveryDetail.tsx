@@ -5,7 +5,7 @@ import { routeHref } from '../../app/router.js';
 import { toApiError, useCall } from '../../app/use-call.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { formatCount, isOverBodyLimit } from '../../components/format.js';
+import { formatBytes, formatCount, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { useToast } from '../../components/toasts.js';
 import { MAX_BODY_BYTES } from '../../../shared/limits.js';
@@ -35,7 +35,7 @@ function Metadata({ entry, webhook }: { entry: DeliveryEntry; webhook: Webhook }
       </dd>
       <dt>Size</dt>
       <dd>
-        {formatCount(entry.size)} bytes
+        <span title={`${formatCount(entry.size)} bytes`}>{formatBytes(entry.size)}</span>
         {isOverBodyLimit(entry.size) && (
           <span className="over-limit"> (over the {formatCount(MAX_BODY_BYTES)}-byte limit)</span>
         )}

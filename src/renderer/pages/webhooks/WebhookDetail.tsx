@@ -10,6 +10,9 @@ import { EnabledSwitch } from './EnabledSwitch.js';
 import { InlineEdit } from './InlineEdit.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
+import { WebhookAlarms } from './WebhookAlarms.js';
+import { WebhookRefusals } from './WebhookRefusals.js';
+import { WebhookVolume } from './WebhookVolume.js';
 import { SCHEME_NAMES } from './SignatureFields.js';
 import type { Webhook } from './types.js';
 import { MODE_NAMES } from './words.js';
@@ -18,10 +21,13 @@ import { MODE_NAMES } from './words.js';
 export function WebhookDetail({
   webhook,
   deliveryId,
+  detailId,
   onChanged,
 }: {
   webhook: Webhook;
   deliveryId: string | undefined;
+  /** The opened delivery's panel (beside this pane), which the log's rows control. */
+  detailId: string;
   onChanged: () => void;
 }): ReactNode {
   const client = useClient();
@@ -66,6 +72,7 @@ export function WebhookDetail({
       {!webhook.enabled && (
         <p className="warning-note">Disabled: senders get 404 until you enable it again.</p>
       )}
+      <WebhookAlarms uid={webhook.uid} />
       <dl className="fields">
         <dt>UID</dt>
         <dd>
@@ -170,7 +177,9 @@ export function WebhookDetail({
           )}
         </p>
       )}
-      <RecentDeliveries webhook={webhook} deliveryId={deliveryId} />
+      <WebhookVolume uid={webhook.uid} />
+      <WebhookRefusals uid={webhook.uid} />
+      <RecentDeliveries webhook={webhook} deliveryId={deliveryId} detailId={detailId} />
       {dialog === 'rotate' && (
         <RotateSecretDialog webhook={webhook} onClose={() => setDialog(null)} />
       )}
