@@ -227,6 +227,7 @@ export function RecentDeliveries({
           className="delivery-scroll"
           role="list"
           aria-label="Deliveries, newest first"
+          data-loaded={count}
           style={{ height: Math.min(MAX_LIST_HEIGHT, virtualizer.getTotalSize()) + 2 }}
           onScroll={(event) => {
             const element = event.currentTarget;
