@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { LabelCounts } from '../../shared/contract/deliveries.js';
 import { DELIVERY_LABELS, type DeliveryLabel } from '../../shared/labels.js';
-import { formatCount } from './format.js';
+import { formatCount, formatShare } from './format.js';
 import { labelClass } from './LabelBadge.js';
 import './sparkline.css';
 import './volume-chart.css';
@@ -15,14 +15,6 @@ const MIN_BAR = 2.5;
 const REJECTED: readonly DeliveryLabel[] = DELIVERY_LABELS.filter((l) => l.startsWith('Rejected'));
 const sumOf = (bucket: LabelCounts, labels: readonly DeliveryLabel[]): number =>
   labels.reduce((sum, label) => sum + bucket[label], 0);
-
-/** "0.21 %", "< 0.01 %", "12 %". */
-export function shareText(part: number, whole: number): string {
-  if (whole === 0 || part === 0) return '0 %';
-  const share = (part / whole) * 100;
-  if (share < 0.01) return '< 0.01 %';
-  return `${share < 1 ? share.toFixed(2) : share < 10 ? share.toFixed(1) : share.toFixed(0)} %`;
-}
 
 function bucketTitle(start: number, minutes: number, bucket: LabelCounts): string {
   const from = new Date(start);
@@ -65,7 +57,7 @@ export function VolumeChart({
   const summary =
     total === 0
       ? `No deliveries in ${rangeText}`
-      : `${formatCount(total)} ${total === 1 ? 'delivery' : 'deliveries'} in ${rangeText}; ${formatCount(rejectedTotal)} rejected (${shareText(rejectedTotal, total)})`;
+      : `${formatCount(total)} ${total === 1 ? 'delivery' : 'deliveries'} in ${rangeText}; ${formatCount(rejectedTotal)} rejected (${formatShare(rejectedTotal, total)})`;
   const perBucket = bucketMinutes === 60 ? 'an hour' : `${bucketMinutes / 60} hours`;
 
   return (

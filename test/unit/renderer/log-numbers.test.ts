@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { shareText } from '../../../src/renderer/components/VolumeChart.js';
+import { formatShare } from '../../../src/renderer/components/format.js';
 import {
   NO_FILTERS,
   localInput,
   toQuery,
   withRange,
 } from '../../../src/renderer/pages/webhooks/log-filters.js';
-import { cadenceText } from '../../../src/renderer/pages/webhooks/WebhookAlarms.js';
+import { cadenceText } from '../../../src/renderer/pages/webhooks/words.js';
 import { idFloor, idTime } from '../../../src/shared/delivery-ids.js';
 
 describe('the rejected share on the chart', () => {
   it('reads 44 of 21,000 as a share you can see, never as 0', () => {
-    expect(shareText(44, 21_000)).toBe('0.21 %');
-    expect(shareText(1, 100_000)).toBe('< 0.01 %');
-    expect(shareText(0, 21_000)).toBe('0 %');
-    expect(shareText(3, 40)).toBe('7.5 %');
-    expect(shareText(40, 40)).toBe('100 %');
+    expect(formatShare(44, 21_000)).toBe('0.21 %');
+    expect(formatShare(1, 100_000)).toBe('< 0.01 %');
+    expect(formatShare(0, 21_000)).toBe('0 %');
+    expect(formatShare(3, 40)).toBe('7.5 %');
+    expect(formatShare(40, 40)).toBe('100 %');
   });
 });
 

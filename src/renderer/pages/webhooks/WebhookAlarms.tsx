@@ -9,17 +9,10 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 import { formatCount } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
+import { cadenceText } from './words.js';
 
 const UNITS = { minutes: 1, hours: 60, days: 1440 } as const;
 type Unit = keyof typeof UNITS;
-
-/** "every 6 h", "every 90 min", "every 2 days". */
-export function cadenceText(minutes: number): string {
-  if (minutes % 1440 === 0)
-    return `every ${formatCount(minutes / 1440)} ${minutes === 1440 ? 'day' : 'days'}`;
-  if (minutes % 60 === 0) return `every ${formatCount(minutes / 60)} h`;
-  return `every ${formatCount(minutes)} min`;
-}
 
 function unitOf(minutes: number | null): Unit {
   if (minutes !== null && minutes % 1440 === 0) return 'days';

@@ -1,5 +1,27 @@
 import type { DeliveryLabel } from './types.js';
-import type { LogQuery } from './use-delivery-log.js';
+
+/** What the log is narrowed to; every part holds at once. */
+export interface LogQuery {
+  uid: string;
+  /** Any of these; none: every label. */
+  labels: DeliveryLabel[];
+  /** A substring of the ID, identity, event type or payload (3 characters or more), or ''. */
+  q: string;
+  /** Exactly this event type, or ''. */
+  eventType: string;
+  /** Received at or after / at or before (epoch ms), or null. */
+  from: number | null;
+  to: number | null;
+  /** Start the list at this moment instead of at the newest entry (epoch ms), or null. */
+  jumpTo: number | null;
+}
+
+export const isFiltered = (query: LogQuery): boolean =>
+  query.labels.length > 0 ||
+  query.q !== '' ||
+  query.eventType !== '' ||
+  query.from !== null ||
+  query.to !== null;
 
 export const SEARCH_MIN = 3;
 const HOUR_MS = 3_600_000;

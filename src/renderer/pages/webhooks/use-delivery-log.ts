@@ -4,34 +4,14 @@ import { toApiError } from '../../app/use-call.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import { idFloor } from '../../../shared/delivery-ids.js';
 import type { ApiError } from '../../../shared/errors.js';
-import type { Delivery, DeliveryLabel } from './types.js';
+import type { LogQuery } from './log-filters.js';
+import type { Delivery } from './types.js';
+
+export { isFiltered, type LogQuery } from './log-filters.js';
 
 export const PAGE_SIZE = 200;
 /** A burst of live deliveries into a searched log is one read of its newest page, a moment later. */
 const HEAD_REFRESH_MS = 600;
-
-/** What the log is narrowed to; every part holds at once. */
-export interface LogQuery {
-  uid: string;
-  /** Any of these; none: every label. */
-  labels: DeliveryLabel[];
-  /** A substring of the ID, identity, event type or payload (3 characters or more), or ''. */
-  q: string;
-  /** Exactly this event type, or ''. */
-  eventType: string;
-  /** Received at or after / at or before (epoch ms), or null. */
-  from: number | null;
-  to: number | null;
-  /** Start the list at this moment instead of at the newest entry (epoch ms), or null. */
-  jumpTo: number | null;
-}
-
-export const isFiltered = (query: LogQuery): boolean =>
-  query.labels.length > 0 ||
-  query.q !== '' ||
-  query.eventType !== '' ||
-  query.from !== null ||
-  query.to !== null;
 
 interface LogState {
   key: string;
