@@ -3,11 +3,20 @@ import type { Db } from './db.js';
 
 /** While deliveries are being committed: a small slice of each tick, so the ingress keeps its pace. */
 const BUSY_BUDGET_MS = 8;
+/** Still busy, but behind for this many ticks in a row (5 s): a larger slice, so the queue shrinks. */
+const BEHIND_TICKS = 20;
+const BEHIND_BUDGET_MS = 25;
 /** When the ingress has been quiet since the last tick. */
 const IDLE_BUDGET_MS = 50;
 const TICK_MS = 250;
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
+
+export interface IndexRun {
+  indexed: number;
+  /** Entries are still queued: the budget ran out first. */
+  more: boolean;
+}
 
 /**
  * Indexes queued log entries (see migration 004) into the trigram index. Each call is one
@@ -30,34 +39,36 @@ export function createSearchIndex(db: Db) {
     'SELECT count(*) AS n FROM delivery_search_pending',
   );
 
-  const indexSome = db.transaction((budgetMs: number): number => {
+  const indexSome = db.transaction((budgetMs: number): IndexRun => {
     const started = performance.now();
-    let done = 0;
+    let indexed = 0;
     for (;;) {
       const batch = queued.all(32);
-      if (batch.length === 0) return done;
+      if (batch.length === 0) return { indexed, more: false };
       for (const { rowid } of batch) {
         index.run(rowid);
         dequeue.run(rowid);
-        done++;
-        if (performance.now() - started >= budgetMs) return done;
+        indexed++;
+        if (performance.now() - started >= budgetMs) return { indexed, more: true };
       }
     }
   });
 
   return {
-    /** Indexes queued entries for about `budgetMs`; answers how many it indexed. */
-    indexSome: (budgetMs: number): number => indexSome(budgetMs),
+    /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
+    indexSome: (budgetMs: number): IndexRun => indexSome(budgetMs),
     pending: (): number => countQueued.get()!.n,
   };
 }
 
 /**
  * Runs the search index in the background: a few milliseconds per tick while deliveries are
- * arriving, more once the ingress is quiet. `markBusy` is called on every commit.
+ * arriving (more if that has not kept up for a while), and more once the ingress is quiet.
+ * `markBusy` is called on every commit.
  */
 export class SearchIndexer {
   private busy = false;
+  private behind = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -75,10 +86,14 @@ export class SearchIndexer {
   }
 
   tick(): void {
-    const budget = this.busy ? BUSY_BUDGET_MS : IDLE_BUDGET_MS;
+    const budget = !this.busy
+      ? IDLE_BUDGET_MS
+      : this.behind >= BEHIND_TICKS
+        ? BEHIND_BUDGET_MS
+        : BUSY_BUDGET_MS;
     this.busy = false;
     try {
-      this.index.indexSome(budget);
+      this.behind = this.index.indexSome(budget).more ? this.behind + 1 : 0;
     } catch (error) {
       this.onError(error);
     }
