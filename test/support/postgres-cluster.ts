@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's postgresql package; HOOKPORT_PG_BIN points elsewhere (another version, macOS). */
 const PG_BIN = process.env.HOOKPORT_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -219,23 +218,5 @@ function makeCluster(
       rmSync(dir, { recursive: true, force: true });
       process.off('exit', exitHook);
     },
-  };
-}
-
-/**
- * One cluster for the test file: started before its tests, stopped (and its dir removed) after
- * them, whether they passed or not. Call at the top of a describe block or file.
- */
-export function usePostgresCluster(): () => PostgresCluster {
-  let cluster: PostgresCluster | null = null;
-  beforeAll(async () => {
-    cluster = await startPostgresCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  return () => {
-    if (!cluster) throw new Error('The PostgreSQL cluster is not running (used outside a test?)');
-    return cluster;
   };
 }
