@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RateGate } from '../../ingress/rate-gate.js';
+import { DB_NOW_MS } from './db-clock.js';
 import type { PgPool } from './pool.js';
 
 export interface SharedRateLimitOptions {
@@ -113,7 +114,7 @@ export class SharedRateLimiter implements RateGate {
   async sweep(): Promise<number> {
     const result = await this.pool.query(
       `DELETE FROM rate_grants WHERE scope = $1
-       AND granted_at <= (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT - $2::BIGINT`,
+       AND granted_at <= ${DB_NOW_MS} - $2::BIGINT`,
       [this.scope, this.spanMs],
     );
     return result.rowCount ?? 0;
