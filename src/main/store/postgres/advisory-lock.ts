@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import { withClient } from './client.js';
+import type { PgPool } from './pool.js';
 
 /**
  * Advisory lock keys are (namespace, key) pairs of int4: Hookport's own namespaces keep its
@@ -26,33 +27,22 @@ export type AdvisoryLockResult<T> = { ran: true; value: T } | { ran: false };
  * Session locks need session pooling: behind PgBouncer, point Hookport at a session-mode pool.
  */
 export async function withAdvisoryLock<T>(
-  pool: pg.Pool,
+  pool: PgPool,
   name: string,
   job: () => Promise<T>,
 ): Promise<AdvisoryLockResult<T>> {
   const key = [JOB_LOCK_NAMESPACE, jobLockKey(name)];
-  const client = await pool.connect();
-  // Until the lock is known to be released, the client is not given back to the pool: closing
-  // its connection is what releases a lock whose unlock failed.
-  let clean = false;
-  try {
+  return withClient(pool, async (client, markBroken) => {
     const { rows } = await client.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_lock($1, $2) AS locked',
       key,
     );
-    if (!rows[0]?.locked) {
-      clean = true;
-      return { ran: false };
-    }
+    if (!rows[0]?.locked) return { ran: false };
     try {
       return { ran: true, value: await job() };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1, $2)', key).then(
-        () => (clean = true),
-        () => undefined,
-      );
+      // Closing the connection is what releases a lock whose unlock failed.
+      await client.query('SELECT pg_advisory_unlock($1, $2)', key).catch(markBroken);
     }
-  } finally {
-    client.release(!clean);
-  }
+  });
 }

@@ -13,6 +13,7 @@ import {
   type ClaimResult,
   type IdentityClaim,
 } from './dedupe-claims.js';
+import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
 
 export interface PostgresBatchStoreOptions {
@@ -48,31 +49,19 @@ export function createPostgresBatchStore(
   };
 }
 
-async function commitOnce(
+function commitOnce(
   pool: PgPool,
   batch: BatchItem[],
   dedupeWindowMs: number,
 ): Promise<BatchResult> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     const claims = await claimIdentities(client, firstClaims(batch), dedupeWindowMs);
     const result = decide(batch, claims);
     await insertDeliveries(client, result.committed);
     await insertPayloads(client, batch, result.outcomes);
     await insertRuns(client, batch, result.outcomes);
-    await client.query('COMMIT');
     return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      // The connection is gone or unusable: it must not go back to the pool.
-      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 /** One claim per identity: the first accept item that carries it, in batch order. */

@@ -1,5 +1,6 @@
 import { schemaVersions, type SchemaVersion } from '../schema-versions.js';
 import { JOB_LOCK_NAMESPACE, jobLockKey } from './advisory-lock.js';
+import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
 
 /**
@@ -12,9 +13,7 @@ export async function migratePostgres(
   pool: PgPool,
   versions: readonly SchemaVersion[] = schemaVersions,
 ): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [
       JOB_LOCK_NAMESPACE,
       jobLockKey('migrations'),
@@ -39,12 +38,6 @@ export async function migratePostgres(
         step.name,
       ]);
     }
-    await client.query('COMMIT');
     return versions.length;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

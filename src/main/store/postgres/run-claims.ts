@@ -1,4 +1,5 @@
 import type { RunOutcome, RunRecord, RunRef } from '../runs-repo.js';
+import { withTransaction } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import type { PgPool } from './pool.js';
 
@@ -61,26 +62,18 @@ export function createPostgresRunClaims(pool: PgPool, { owner, leaseMs }: RunCla
      * `record` changes nothing.
      */
     async recordQueued(factoryId: string, limit: number, now: number): Promise<RunRef[]> {
-      const client = await pool.connect();
-      let broken = false;
-      try {
-        await client.query('BEGIN');
+      const rows = await withTransaction(pool, async (client) => {
         await client.query('SET LOCAL synchronous_commit = off');
-        const { rows } = await client.query<RunRef>(
+        const result = await client.query<RunRef>(
           `WITH picked AS (${PICK_QUEUED})
            UPDATE runs r SET status = 'succeeded', started_at = $3, finished_at = $3
            FROM picked WHERE r.id = picked.id AND r.status = 'queued'
            RETURNING r.id, r.automation_id, r.delivery_id`,
           [factoryId, limit, now],
         );
-        await client.query('COMMIT');
-        return rows.sort((x, y) => (x.id < y.id ? -1 : 1));
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+        return result.rows;
+      });
+      return rows.sort((x, y) => (x.id < y.id ? -1 : 1));
     },
 
     /** Extends this replica's leases; returns the runs it no longer holds (interrupted meanwhile). */
