@@ -1,5 +1,6 @@
 import { filterSuite } from './filter.js';
 import { ingressSuite } from './ingress.js';
+import { postgresSuite } from './postgres.js';
 import { uiSuite } from './ui.js';
 
 export interface BenchSuite {
@@ -8,4 +9,4 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, uiSuite];
+export const suites: BenchSuite[] = [filterSuite, ingressSuite, postgresSuite, uiSuite];
