@@ -19,6 +19,7 @@ import { deliveryIdentity } from './steps/identity.js';
 import { matchIngressPath } from './steps/match-path.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
+import { requestContext } from './steps/request-context.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
@@ -76,6 +77,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     target,
     client: clientAddress(ctx.req, deps.trustProxy),
     receivedAt: deps.now(),
+    request: requestContext(ctx.req, target, webhook),
   };
   const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
 
@@ -152,6 +154,8 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     identitySource: identity.source,
     clientAddress: attempt.client,
     runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt)),
+    request: attempt.request,
+    eventType: null,
   });
   logDelivery(
     deps.log,

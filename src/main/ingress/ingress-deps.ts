@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Logger } from '../log.js';
-import type { PlannedRun } from '../store/delivery-batch.js';
+import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -38,4 +38,6 @@ export interface Attempt {
   target: IngressTarget;
   client: string;
   receivedAt: number;
+  /** Method, path and headers (credentials redacted), stored with every log entry. */
+  request: RequestContext;
 }

@@ -74,6 +74,8 @@ export function rejectWithLog(
     clientAddress: client,
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
+    request: attempt.request,
+    eventType: null,
   });
   logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.

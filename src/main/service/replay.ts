@@ -37,6 +37,9 @@ export function replayHandlers(deps: FullServiceDeps): Pick<ServiceHandlers, 'de
         clientAddress: null,
         runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now)),
         replayOf: id,
+        // A replay is the stored request again: same headers, same event type.
+        request: deps.deliveries.requestContext(id),
+        eventType: delivery.eventType,
       });
       logDelivery(
         deps.log,

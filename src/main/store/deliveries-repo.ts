@@ -1,5 +1,6 @@
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
+import type { RequestContext } from './delivery-batch.js';
 
 export type IdentitySource =
   'delivery-id-header' | 'provider-header' | 'x-service-delivery-id' | 'body-sha256';
@@ -16,6 +17,8 @@ export interface DeliveryRecord {
   reason: string | null;
   duplicateOf: string | null;
   replayOf: string | null;
+  /** Derived when the delivery was received; null when unknown. */
+  eventType: string | null;
   runIds: string[];
 }
 
@@ -31,6 +34,7 @@ interface DeliveryRow {
   reason: string | null;
   duplicate_of: string | null;
   replay_of: string | null;
+  event_type: string | null;
   run_ids: string | null;
 }
 
@@ -46,6 +50,7 @@ const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   reason: r.reason,
   duplicateOf: r.duplicate_of,
   replayOf: r.replay_of,
+  eventType: r.event_type,
   runIds: r.run_ids ? r.run_ids.split(',') : [],
 });
 
@@ -92,6 +97,9 @@ export function createDeliveriesRepository(db: Db) {
   const payload = db.prepare<[string], { body: Buffer }>(
     'SELECT body FROM payloads WHERE delivery_id = ?',
   );
+  const request = db.prepare<[string], { method: string; path: string; headers: string }>(
+    'SELECT method, path, headers FROM request_contexts WHERE delivery_id = ?',
+  );
   const countSince = db.prepare<[number], { n: number }>(
     'SELECT count(*) AS n FROM deliveries WHERE received_at >= ?',
   );
@@ -119,6 +127,16 @@ export function createDeliveriesRepository(db: Db) {
       return row ? toRecord(row) : null;
     },
     payload: (id: string): Buffer | null => payload.get(id)?.body ?? null,
+    /** Null for entries written before request contexts were kept ("not recorded"). */
+    requestContext: (id: string): RequestContext | null => {
+      const row = request.get(id);
+      if (!row) return null;
+      return {
+        method: row.method,
+        path: row.path,
+        headers: JSON.parse(row.headers) as Array<[string, string]>,
+      };
+    },
     countSince: (since: number): number => countSince.get(since)!.n,
     /** Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. */
     activitySince: (factoryId: string, since: number) => activity.all(since, since, factoryId),
