@@ -51,6 +51,16 @@ function item(body: Buffer): AcceptItem {
     identitySource: 'x-service-delivery-id',
     clientAddress: '127.0.0.1',
     runs: [],
+    request: {
+      method: 'POST',
+      path: `/webhooks/w/${WEBHOOK}`,
+      headers: [
+        ['Host', '127.0.0.1'],
+        ['Content-Type', 'application/json'],
+        ['Authorization', '[redacted]'],
+      ],
+    },
+    eventType: null,
   };
 }
 

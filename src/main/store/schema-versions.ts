@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import { up as sqliteInitial } from './migrations/001-initial.js';
 import { up as sqliteSessionTokens } from './migrations/002-session-tokens.js';
+import { up as sqliteRequestContext } from './migrations/003-request-context.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
+import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -18,7 +20,7 @@ export interface SchemaVersion {
  * (`user_version`) and on PostgreSQL (`hookport_schema`). Append only; never edit a version
  * that has shipped.
  *
- * For versions 3 and up (request context, search, forward attempts, …): add the SQLite file to
+ * For versions 4 and up (search, forward attempts, …): add the SQLite file to
  * `migrations/` as today, then its row here with the PostgreSQL step in `postgres/migrations/`
  * under the same number. A change that one store does not need (FTS5 search has a PostgreSQL
  * equivalent of its own; a PostgreSQL-only lease column) gets a no-op step on the other side so
@@ -32,5 +34,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'session-tokens',
     sqlite: sqliteSessionTokens,
     postgres: postgresSessionTokens,
+  },
+  {
+    version: 3,
+    name: 'request-context',
+    sqlite: sqliteRequestContext,
+    postgres: postgresRequestContext,
   },
 ];

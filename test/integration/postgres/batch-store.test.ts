@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newDeliveryId, newRunId } from '../../../src/main/ids.js';
 import type {
@@ -6,10 +7,13 @@ import type {
   BatchItem,
   RejectionItem,
 } from '../../../src/main/store/delivery-batch.js';
+import { openDatabase } from '../../../src/main/store/db.js';
 import { DeliveryWriter } from '../../../src/main/store/delivery-writer.js';
 import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
+import { createSqliteBatchStore } from '../../../src/main/store/sqlite-batch-store.js';
 import { usePostgres } from '../../support/postgres.js';
+import { tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
 const postgres = usePostgres();
@@ -27,6 +31,16 @@ function acceptItem(identity: string, overrides: Partial<AcceptItem> = {}): Acce
     identitySource: 'x-service-delivery-id',
     clientAddress: '127.0.0.1',
     runs: [{ id: newRunId(receivedAt), automationId: 'aut_1', input: `run for ${identity}` }],
+    request: {
+      method: 'POST',
+      path: `/webhooks/w/${WEBHOOK}`,
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['X-Service-Delivery-Id', identity],
+        ['X-Note', 'ünïcode, "quotes" and \\ backslashes'],
+      ],
+    },
+    eventType: 'issues.opened',
     ...overrides,
   };
 }
@@ -43,6 +57,12 @@ function rejection(reason: string): RejectionItem {
     clientAddress: '127.0.0.1',
     identity: null,
     identitySource: null,
+    request: {
+      method: 'POST',
+      path: `/webhooks/w/${WEBHOOK}`,
+      headers: [['Authorization', '[redacted]']],
+    },
+    eventType: null,
   };
 }
 
@@ -103,44 +123,50 @@ describe('PostgresBatchStore', () => {
     expect((await rows<{ n: number }>(pool, 'SELECT count(*) AS n FROM runs'))[0]!.n).toBe(100);
   });
 
-  it('decides a batch as the SQLite store does: repeats, replays and rejections', async () => {
+  it('decides and records a batch exactly as the SQLite store does', async () => {
     const { pool } = await postgres.database();
-    const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
+    const sqlite = openDatabase(join(tempDir(), 'same-batch.sqlite'));
     const first = acceptItem('same');
     const again = acceptItem('same');
     const refused = rejection('the bearer token does not match');
-    const replay = acceptItem('same', { replayOf: first.id });
-
-    const result = await store.commit([
+    // A replay of an entry from before requests were kept: no request context to copy.
+    const replay = acceptItem('same', { replayOf: first.id, request: null });
+    const batch: BatchItem[] = [
       accept(first),
       accept(again),
       { kind: 'reject', item: refused },
       accept(replay),
-    ]);
+    ];
+    try {
+      const expected = await createSqliteBatchStore(sqlite, { dedupeWindowMs: WINDOW_MS }).commit(
+        batch,
+      );
+      const result = await createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS }).commit(
+        batch,
+      );
 
-    expect(result.outcomes).toEqual([
-      { label: 'Accepted', deliveryId: first.id, runIds: [first.runs[0]!.id] },
-      { label: 'Duplicate', deliveryId: again.id, duplicateOf: first.id },
-      { label: 'Accepted', deliveryId: replay.id, runIds: [replay.runs[0]!.id] },
-    ]);
-    expect(result.committed.map((d) => [d.id, d.label, d.reason])).toEqual([
-      [first.id, 'Accepted', null],
-      [again.id, 'Duplicate', null],
-      [refused.id, 'Rejected (auth)', 'the bearer token does not match'],
-      [replay.id, 'Accepted', `replay of ${first.id} (duplicate check skipped on purpose)`],
-    ]);
-    const stored = await rows<{ id: string; label: string; duplicate_of: string | null }>(
-      pool,
-      'SELECT id, label, duplicate_of FROM deliveries ORDER BY id',
-    );
-    expect(stored).toEqual([
-      { id: first.id, label: 'Accepted', duplicate_of: null },
-      { id: again.id, label: 'Duplicate', duplicate_of: first.id },
-      { id: refused.id, label: 'Rejected (auth)', duplicate_of: null },
-      { id: replay.id, label: 'Accepted', duplicate_of: null },
-    ]);
-    const key = await rows(pool, 'SELECT delivery_id FROM dedupe_keys');
-    expect(key).toEqual([{ delivery_id: first.id }]);
+      expect(result).toEqual(expected);
+      expect(result.outcomes.map((o) => o.label)).toEqual(['Accepted', 'Duplicate', 'Accepted']);
+      expect(result.committed.map((d) => d.label)).toEqual([
+        'Accepted',
+        'Duplicate',
+        'Rejected (auth)',
+        'Accepted',
+      ]);
+      const tables = [
+        'SELECT id, webhook_uid, label, size, received_at, identity, identity_source, client_address, reason, duplicate_of, replay_of, event_type FROM deliveries ORDER BY id',
+        'SELECT delivery_id, method, path, headers FROM request_contexts ORDER BY delivery_id',
+        'SELECT webhook_uid, identity, delivery_id, accepted_at FROM dedupe_keys',
+        'SELECT id, automation_id, delivery_id, webhook_uid, status, input, created_at FROM runs ORDER BY id',
+      ];
+      for (const sql of tables) {
+        expect(await rows(pool, sql), sql).toEqual(sqlite.prepare(sql).all());
+      }
+      const payloads = 'SELECT delivery_id, body FROM payloads ORDER BY delivery_id';
+      expect(await rows(pool, payloads)).toEqual(sqlite.prepare(payloads).all());
+    } finally {
+      sqlite.close();
+    }
   });
 
   it('honours the 7-day window: an older key is taken over, a younger one is a duplicate', async () => {

@@ -27,8 +27,8 @@ const ATTEMPTS = 3;
 const PAYLOAD_ROWS = 1_000;
 
 /**
- * The write-path seam on PostgreSQL: a batch is one transaction (deliveries, payloads, dedupe
- * keys, runs), and `commit` resolves only once COMMIT has returned, which with
+ * The write-path seam on PostgreSQL: a batch is one transaction (deliveries, request contexts,
+ * payloads, dedupe keys, runs), and `commit` resolves only once COMMIT has returned, which with
  * synchronous_commit=on means the WAL is flushed. Rejects, with nothing written, otherwise.
  */
 export function createPostgresBatchStore(
@@ -58,6 +58,7 @@ function commitOnce(
     const claims = await claimIdentities(client, firstClaims(batch), dedupeWindowMs);
     const result = decide(batch, claims);
     await insertDeliveries(client, result.committed);
+    await insertRequests(client, batch);
     await insertPayloads(client, batch, result.outcomes);
     await insertRuns(client, batch, result.outcomes);
     return result;
@@ -88,7 +89,8 @@ function decide(batch: BatchItem[], claims: ClaimResult): BatchResult {
   const committed: DeliveryRecord[] = [];
   for (const pending of batch) {
     if (pending.kind === 'reject') {
-      committed.push({ ...pending.item, duplicateOf: null, replayOf: null, runIds: [] });
+      const { request: _request, ...entry } = pending.item;
+      committed.push({ ...entry, duplicateOf: null, replayOf: null, runIds: [] });
       continue;
     }
     const item = pending.item;
@@ -103,6 +105,7 @@ function decide(batch: BatchItem[], claims: ClaimResult): BatchResult {
       identitySource: item.identitySource,
       clientAddress: item.clientAddress,
       replayOf: item.replayOf ?? null,
+      eventType: item.eventType,
     };
     if (accepted) {
       const runIds = item.runs.map((r) => r.id);
@@ -133,9 +136,10 @@ function decide(batch: BatchItem[], claims: ClaimResult): BatchResult {
 async function insertDeliveries(client: pg.ClientBase, rows: DeliveryRecord[]): Promise<void> {
   await client.query(
     `INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                             client_address, reason, duplicate_of, replay_of)
+                             client_address, reason, duplicate_of, replay_of, event_type)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::bigint[],
-                          $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
+                          $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
+                          $12::text[])`,
     [
       rows.map((r) => r.id),
       rows.map((r) => r.webhookUid),
@@ -148,6 +152,25 @@ async function insertDeliveries(client: pg.ClientBase, rows: DeliveryRecord[]): 
       rows.map((r) => r.reason),
       rows.map((r) => r.duplicateOf),
       rows.map((r) => r.replayOf),
+      rows.map((r) => r.eventType),
+    ],
+  );
+}
+
+/** The request each log entry came from, beside it (none for a replay of an entry without one). */
+async function insertRequests(client: pg.ClientBase, batch: BatchItem[]): Promise<void> {
+  const rows = batch.flatMap(({ item }) =>
+    item.request ? [{ id: item.id, ...item.request }] : [],
+  );
+  if (rows.length === 0) return;
+  await client.query(
+    `INSERT INTO request_contexts (delivery_id, method, path, headers)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+    [
+      rows.map((r) => r.id),
+      rows.map((r) => r.method),
+      rows.map((r) => r.path),
+      rows.map((r) => JSON.stringify(r.headers)),
     ],
   );
 }
