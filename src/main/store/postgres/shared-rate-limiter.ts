@@ -54,7 +54,7 @@ const MAX_KEYS = 50_000;
  * hold slots they reserved and have not used: at most (replicas − 1) × (maxBatch − 1) of them,
  * for at most holdMs, after which unused slots are given back. A key spent on the database is
  * remembered for denialMemoMs (≤ the time until a slot frees), so a sender hammering a spent
- * limit costs no round trip per request.
+ * limit costs no round trip per request; that can stretch the early 429s by denialMemoMs.
  *
  * `take`'s `now` is ignored: holds are measured on the monotonic clock, the window on the
  * database's clock.
