@@ -1,18 +1,27 @@
-import type { TestFilterResult } from '../../shared/contract/automations.js';
-import { describeFailure, evaluateFilter, type PayloadFilter } from '../../shared/filter/index.js';
+import type { FilterCheck, TestFilterResult } from '../../shared/contract/automations.js';
+import {
+  describeFailure,
+  evaluateFilter,
+  evaluateHeaderFilter,
+  type FilterVerdict,
+  type HeaderValues,
+  type PayloadFilter,
+} from '../../shared/filter/index.js';
 
-export type PayloadCheck = TestFilterResult['payloadCheck'];
+export type PayloadCheck = FilterCheck;
 
-/** The payload half of Test filter, shared by the API and the offline `hookport test-filter`. */
-export function checkPayload(filter: PayloadFilter | undefined, payload: unknown): PayloadCheck {
-  const verdict = evaluateFilter(filter, payload);
+function toCheck(
+  verdict: FilterVerdict,
+  filter: PayloadFilter | undefined,
+  what: 'payload' | 'header',
+): FilterCheck {
   if (verdict.matched) {
     const empty = !filter || Object.keys(filter).length === 0;
     return {
       passed: true,
       detail: empty
-        ? 'no payload filter: every delivery matches'
-        : 'every key of the payload filter matches',
+        ? `no ${what} filter: every delivery matches`
+        : `every key of the ${what} filter matches`,
     };
   }
   const { failure } = verdict;
@@ -23,6 +32,29 @@ export function checkPayload(filter: PayloadFilter | undefined, payload: unknown
     actual: failure.actual,
     detail: describeFailure(failure),
   };
+}
+
+/** The payload half of Test filter, shared by the API and the offline `hookport test-filter`. */
+export function checkPayload(filter: PayloadFilter | undefined, payload: unknown): FilterCheck {
+  return toCheck(evaluateFilter(filter, payload), filter, 'payload');
+}
+
+/**
+ * The header half of Test filter. `headers` is null for an entry stored before request headers
+ * were kept: a header filter cannot be checked against it.
+ */
+export function checkHeaders(
+  filter: PayloadFilter | undefined,
+  headers: HeaderValues | null,
+): FilterCheck {
+  if (headers === null && filter && Object.keys(filter).length > 0) {
+    return {
+      passed: false,
+      detail:
+        'the request headers of this delivery were not recorded (it came before they were kept); pick a newer delivery',
+    };
+  }
+  return toCheck(evaluateHeaderFilter(filter, headers ?? {}), filter, 'header');
 }
 
 export const verdictOf = (...checks: Array<{ passed: boolean }>): TestFilterResult['verdict'] =>

@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import { headerValuesFromPairs } from '../../shared/filter/index.js';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeOutcome, logDelivery } from '../ingress/delivery-line.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
@@ -27,6 +28,13 @@ export function replayHandlers(deps: FullServiceDeps): Pick<ServiceHandlers, 'de
         throw new ApiError('conflict', `The stored payload of ${id}: ${parsed.reason}.`);
       const now = deps.now();
       const replayId = newDeliveryId(now);
+      // A replay is the stored request again: same headers, same event type. An entry from
+      // before requests were kept has no headers, so header filters see none.
+      const request = deps.deliveries.requestContext(id);
+      const seen = {
+        headers: headerValuesFromPairs(request?.headers ?? []),
+        eventType: delivery.eventType,
+      };
       const outcome = await deps.writer.accept({
         id: replayId,
         webhookUid: webhook.uid,
@@ -35,10 +43,9 @@ export function replayHandlers(deps: FullServiceDeps): Pick<ServiceHandlers, 'de
         identity: delivery.identity ?? '',
         identitySource: delivery.identitySource ?? 'body-sha256',
         clientAddress: null,
-        runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now)),
+        runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now), seen),
         replayOf: id,
-        // A replay is the stored request again: same headers, same event type.
-        request: deps.deliveries.requestContext(id),
+        request,
         eventType: delivery.eventType,
       });
       logDelivery(

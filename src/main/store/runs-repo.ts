@@ -142,6 +142,9 @@ export function createRunsRepository(db: Db) {
   const payload = db.prepare<[string], { body: Buffer }>(
     'SELECT body FROM payloads WHERE delivery_id = ?',
   );
+  const eventType = db.prepare<[string], { event_type: string | null }>(
+    'SELECT event_type FROM deliveries WHERE id = ?',
+  );
 
   const claim = db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
     const rows = queuedIn.all(factoryId, limit);
@@ -217,5 +220,8 @@ export function createRunsRepository(db: Db) {
     countSince: (automationId: string, since: number): number =>
       countSince.get(automationId, firstRunIdAt(since))!.n,
     payloadOf: (deliveryId: string): Buffer | null => payload.get(deliveryId)?.body ?? null,
+    /** The delivery's event type (§13), for the executors; null when unknown. */
+    eventTypeOf: (deliveryId: string): string | null =>
+      eventType.get(deliveryId)?.event_type ?? null,
   };
 }

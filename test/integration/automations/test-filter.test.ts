@@ -45,6 +45,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
       verdict: 'Would trigger',
       webhookCheck: { passed: true, detail: 'github-prod is selected' },
       payloadCheck: { passed: true, detail: 'every key of the payload filter matches' },
+      headerCheck: { passed: true, detail: 'no header filter: every delivery matches' },
     });
   });
 
@@ -62,6 +63,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         actual: '"closed"',
         detail: 'pull_request.state: expected one of ["open"], got "closed"',
       },
+      headerCheck: { passed: true, detail: 'no header filter: every delivery matches' },
     });
   });
 
