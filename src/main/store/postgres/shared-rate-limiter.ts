@@ -201,7 +201,9 @@ export class SharedRateLimiter implements RateGate {
   }
 
   private hold(key: string, grantId: number, left: number, until: number): void {
-    if (this.held.size >= MAX_KEYS) void this.giveBack(this.held.keys().next().value!);
+    // A hold that ended before its timer ran is given back now, not overwritten with its slots.
+    if (this.held.has(key)) void this.giveBack(key);
+    else if (this.held.size >= MAX_KEYS) void this.giveBack(this.held.keys().next().value!);
     const timer = setTimeout(() => void this.giveBack(key), Math.max(0, until - this.clock()));
     timer.unref();
     this.held.set(key, { grantId, left, until, timer });
