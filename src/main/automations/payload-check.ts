@@ -1,5 +1,10 @@
 import type { TestFilterResult } from '../../shared/contract/automations.js';
-import { describeFailure, evaluateFilter, type PayloadFilter } from '../../shared/filter/index.js';
+import {
+  describeFailure,
+  evaluateFilter,
+  explainFilter,
+  type PayloadFilter,
+} from '../../shared/filter/index.js';
 
 export type PayloadCheck = TestFilterResult['payloadCheck'];
 
@@ -13,6 +18,7 @@ export function checkPayload(filter: PayloadFilter | undefined, payload: unknown
       detail: empty
         ? 'no payload filter: every delivery matches'
         : 'every key of the payload filter matches',
+      failures: [],
     };
   }
   const { failure } = verdict;
@@ -22,6 +28,7 @@ export function checkPayload(filter: PayloadFilter | undefined, payload: unknown
     expected: failure.expected,
     actual: failure.actual,
     detail: describeFailure(failure),
+    failures: explainFilter(filter, payload),
   };
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseCommandLine } from './command-line.js';
 import { webhookTriggerSchema } from '../../shared/contract/triggers.js';
-import { validateFilter, type PayloadFilter } from '../../shared/filter/index.js';
+import { describeFailure, validateFilter, type PayloadFilter } from '../../shared/filter/index.js';
 import { checkPayload, verdictOf } from '../automations/payload-check.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import { toInputError } from '../service/dispatch.js';
@@ -129,6 +129,8 @@ export async function testFilter(args: string[]): Promise<void> {
         verdict,
         '  - Webhook check   not checked offline (test against a stored delivery in the UI or API)',
         `  ${payloadCheck.passed ? '✓' : '✗'} Payload check   ${payloadCheck.detail}`,
+        // The first failure is on the line above; every other failing path follows it.
+        ...payloadCheck.failures.slice(1).map((f) => `                    ${describeFailure(f)}`),
       ].join('\n'),
     );
   }
