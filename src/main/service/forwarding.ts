@@ -1,4 +1,5 @@
 import type { Attempt } from '../../shared/contract/forwarding.js';
+import type { ParsedInput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { buildForwardRequest, redactedForRecord } from '../forward/forward-request.js';
 import { sendBounded } from '../forward/send-bounded.js';
@@ -61,64 +62,26 @@ export function forwardingHandlers(
   ServiceHandlers,
   'deliveries.forward' | 'deliveries.attempts' | 'deliveries.forwardBacklog'
 > {
+  // `hookport forward`'s sends per (webhook, URL), one at a time: a forwarder started again reads
+  // its place only once the send a killed forwarder left in flight is recorded.
+  const forwarderSends = new Map<string, Promise<unknown>>();
+  const placeKey = (uid: string, url: string): string => `${uid} ${url}`;
+  const oneAtATime = async <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    const mine = (forwarderSends.get(key) ?? Promise.resolve()).catch(() => undefined).then(task);
+    forwarderSends.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (forwarderSends.get(key) === mine) forwarderSends.delete(key);
+    }
+  };
+
   return {
-    'deliveries.forward': async ({ id, url, sign, body: edited, forwarder }) => {
-      const { delivery, body: stored } = requireStoredPayload(deps, id);
-      const webhook = deps.webhooks.get(delivery.webhookUid);
-      const secret = signingSecret(deps, webhook, sign);
-      const shape = webhook ?? { authMode: 'token', signatureScheme: null, signatureOptions: null };
-      const sentBody = edited === undefined ? null : Buffer.from(edited, 'utf8');
-      const at = deps.now();
-      const request = buildForwardRequest({
-        stored: deps.deliveries.requestContext(id),
-        body: sentBody ?? stored,
-        webhook: shape,
-        deliveryId: id,
-        secret,
-        nowMs: at,
-      });
-      const target = new URL(url);
-      const answer = await sendBounded(
-        target,
-        request.headers,
-        request.body,
-        deps.forwardTimeoutMs,
-      );
-      const attempt: AttemptRecord = {
-        id: newAttemptId(at),
-        deliveryId: id,
-        webhookUid: delivery.webhookUid,
-        url,
-        at,
-        status: answer.status,
-        responseHeaders: redactedForRecord(answer.headers, shape),
-        responseBody: answer.body,
-        bodyTruncated: answer.truncated,
-        durationMs: answer.durationMs,
-        error: answer.error,
-        sentBody,
-        signed: request.signed,
-        requestHeaders: redactedForRecord(request.headers, shape),
-        forwarder,
-        delivered: handlerTookIt(answer.status),
-      };
-      deps.attempts.record(attempt);
-      deps.events.emit({
-        type: 'attempt',
-        attempt: {
-          id: attempt.id,
-          deliveryId: id,
-          webhookUid: delivery.webhookUid,
-          status: answer.status,
-        },
-      });
-      const outcome =
-        answer.status === null ? `no answer (${answer.error})` : String(answer.status);
-      const notes = [edited === undefined ? '' : ' edited', ...request.notes.map((n) => `; ${n}`)];
-      deps.log.info(
-        `[forward] ${id} → ${where(target)} ${outcome} ${answer.durationMs} ms${notes.join('')}`,
-      );
-      return { attempt: attemptJson(attempt) };
+    'deliveries.forward': (input) => {
+      const { delivery } = requireStoredPayload(deps, input.id);
+      return input.forwarder
+        ? oneAtATime(placeKey(delivery.webhookUid, input.url), () => send(input))
+        : send(input);
     },
 
     'deliveries.attempts': ({ id }) => {
@@ -127,14 +90,15 @@ export function forwardingHandlers(
       return Promise.resolve({ items: deps.attempts.ofDelivery(id).map(attemptJson) });
     },
 
-    'deliveries.forwardBacklog': ({ uid, url, after, limit }) => {
+    'deliveries.forwardBacklog': async ({ uid, url, after, limit }) => {
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      await forwarderSends.get(placeKey(uid, url))?.catch(() => undefined);
       const place = deps.attempts.place(uid, url);
       const newest = deps.scans.newestAcceptedId(uid);
       const from = after ?? place;
       // With no place yet, there is no backlog: the forwarder starts with what arrives next.
       const rows = from === null ? [] : deps.scans.acceptedAfter(uid, from, limit + 1);
-      return Promise.resolve({
+      return {
         place,
         newest,
         items: rows.slice(0, limit).map((r) => ({
@@ -144,7 +108,66 @@ export function forwardingHandlers(
           size: r.size,
         })),
         more: rows.length > limit,
-      });
+      };
     },
   };
+
+  async function send({
+    id,
+    url,
+    sign,
+    body: edited,
+    forwarder,
+  }: ParsedInput<'deliveries.forward'>): Promise<{ attempt: Attempt }> {
+    const { delivery, body: stored } = requireStoredPayload(deps, id);
+    const webhook = deps.webhooks.get(delivery.webhookUid);
+    const secret = signingSecret(deps, webhook, sign);
+    const shape = webhook ?? { authMode: 'token', signatureScheme: null, signatureOptions: null };
+    const sentBody = edited === undefined ? null : Buffer.from(edited, 'utf8');
+    const at = deps.now();
+    const request = buildForwardRequest({
+      stored: deps.deliveries.requestContext(id),
+      body: sentBody ?? stored,
+      webhook: shape,
+      deliveryId: id,
+      secret,
+      nowMs: at,
+    });
+    const target = new URL(url);
+    const answer = await sendBounded(target, request.headers, request.body, deps.forwardTimeoutMs);
+    const attempt: AttemptRecord = {
+      id: newAttemptId(at),
+      deliveryId: id,
+      webhookUid: delivery.webhookUid,
+      url,
+      at,
+      status: answer.status,
+      responseHeaders: redactedForRecord(answer.headers, shape),
+      responseBody: answer.body,
+      bodyTruncated: answer.truncated,
+      durationMs: answer.durationMs,
+      error: answer.error,
+      sentBody,
+      signed: request.signed,
+      requestHeaders: redactedForRecord(request.headers, shape),
+      forwarder,
+      delivered: handlerTookIt(answer.status),
+    };
+    deps.attempts.record(attempt);
+    deps.events.emit({
+      type: 'attempt',
+      attempt: {
+        id: attempt.id,
+        deliveryId: id,
+        webhookUid: delivery.webhookUid,
+        status: answer.status,
+      },
+    });
+    const outcome = answer.status === null ? `no answer (${answer.error})` : String(answer.status);
+    const notes = [edited === undefined ? '' : ' edited', ...request.notes.map((n) => `; ${n}`)];
+    deps.log.info(
+      `[forward] ${id} → ${where(target)} ${outcome} ${answer.durationMs} ms${notes.join('')}`,
+    );
+    return { attempt: attemptJson(attempt) };
+  }
 }

@@ -25,6 +25,10 @@ export interface Answer {
 export class LocalHandler {
   readonly received: Received[] = [];
   answer: (request: Omit<Received, 'status'>) => Answer = () => ({ status: 200, body: 'ok' });
+  /** Requests whose body has arrived, answered or not yet (see `delayMs`). */
+  arrived = 0;
+  /** How long the handler thinks before it answers. */
+  delayMs = 0;
   private server: Server | null = null;
   private portNumber = 0;
 
@@ -38,7 +42,9 @@ export class LocalHandler {
 
   async start(port = this.portNumber): Promise<this> {
     const server = createServer((req, res) => {
-      void readAll(req).then((body) => {
+      void readAll(req).then(async (body) => {
+        this.arrived += 1;
+        if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         const request = {
           method: req.method ?? '',
           path: req.url ?? '',
