@@ -18,7 +18,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * objects), a field holding scalars or an array of scalars is listed with the first value seen.
  */
 export class SeenFields {
-  private readonly fields = new Map<string, { example: unknown; seenIn: number }>();
+  private readonly fields = new Map<string, { keys: string[]; example: unknown; seenIn: number }>();
   private truncated = false;
 
   constructor(private readonly maxPaths: number) {}
@@ -54,14 +54,15 @@ export class SeenFields {
         this.truncated = true;
         return;
       }
-      this.fields.set(key, { example: value, seenIn: 0 });
+      this.fields.set(key, { keys: path, example: value, seenIn: 0 });
     }
     here.add(key);
   }
 
   result(): { items: SeenField[]; truncated: boolean } {
-    const items = [...this.fields].map(([path, { example, seenIn }]) => ({
+    const items = [...this.fields].map(([path, { keys, example, seenIn }]) => ({
       path,
+      keys,
       example: renderValue(example),
       type: typeOf(example),
       seenIn,

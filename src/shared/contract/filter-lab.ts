@@ -25,6 +25,8 @@ export type FilterMatch = z.infer<typeof filterMatchSchema>;
 export const seenFieldSchema = z.object({
   /** Dotted as the filter reads it: arrays are looked through, `a.b` inside `a`. */
   path: z.string(),
+  /** The same path as keys, for a client that writes it into a filter. */
+  keys: z.array(z.string()),
   /** The first value seen at that path, as JSON, cut to 200 characters. */
   example: z.string(),
   /** `string`, `number`, `boolean`, `null`, `object` or `array`, as first seen. */

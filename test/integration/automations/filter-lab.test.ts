@@ -164,11 +164,16 @@ describe('the filter lab', () => {
     // Newest first: n = 49 is the first payload read.
     expect(byPath.get('action')).toEqual({
       path: 'action',
+      keys: ['action'],
       example: '"closed"',
       type: 'string',
       seenIn: 50,
     });
-    expect(byPath.get('labels.name')).toMatchObject({ example: '"bug"', seenIn: 50 });
+    expect(byPath.get('labels.name')).toMatchObject({
+      keys: ['labels', 'name'],
+      example: '"bug"',
+      seenIn: 50,
+    });
     expect(byPath.get('hotfix')).toMatchObject({ example: 'true', type: 'boolean', seenIn: 5 });
     expect(body.items[body.items.length - 1]!.path).toBe('hotfix');
 
