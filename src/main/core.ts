@@ -147,8 +147,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     secrets,
     schemes: getSignatureScheme,
     writer,
-    planRuns: (webhook, deliveryId, payload, newRunId) =>
-      automationIndex.plan(webhook, deliveryId, payload, newRunId),
+    planRuns: (webhook, deliveryId, payload, newRunId, seen) =>
+      automationIndex.plan(webhook, deliveryId, payload, newRunId, seen),
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,

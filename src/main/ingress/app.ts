@@ -15,6 +15,7 @@ import {
 import { NOT_FOUND_MESSAGE, replyError, replyJson } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
+import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { matchIngressPath } from './steps/match-path.js';
 import { parseJsonBody } from './steps/parse-json.js';
@@ -139,12 +140,9 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     );
 
   const id = newDeliveryId(attempt.receivedAt);
-  const identity = deliveryIdentity(
-    ctx.req.headersDistinct,
-    body,
-    webhook.deliveryIdHeader,
-    providerDeliveryId,
-  );
+  const headers = ctx.req.headersDistinct;
+  const identity = deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerDeliveryId);
+  const eventType = deliveryEventType(webhook, headers, parsed.value);
   const outcome = await deps.writer.accept({
     id,
     webhookUid: webhook.uid,
@@ -153,9 +151,12 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     identity: identity.identity,
     identitySource: identity.source,
     clientAddress: attempt.client,
-    runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt)),
+    runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt), {
+      headers,
+      eventType,
+    }),
     request: attempt.request,
-    eventType: null,
+    eventType,
   });
   logDelivery(
     deps.log,

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
@@ -8,12 +9,20 @@ import type { SignatureScheme } from './schemes/scheme.js';
 import type { SlidingWindowLimiter } from './sliding-window.js';
 import type { IngressTarget } from './steps/match-path.js';
 
+/** What a delivery's triggers see besides its payload: its headers and event type (§13). */
+export interface DeliverySeen {
+  /** By lower-case name; a repeated header is the array of its values. */
+  headers: HeaderValues;
+  eventType: string | null;
+}
+
 /** Decides which automations a delivery starts; runs are written in the accept transaction. */
 export type RunPlanner = (
   webhook: WebhookRecord,
   deliveryId: string,
   payload: unknown,
   newRunId: () => string,
+  seen: DeliverySeen,
 ) => PlannedRun[];
 
 export interface IngressDeps {

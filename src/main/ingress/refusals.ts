@@ -5,6 +5,7 @@ import { logDelivery } from './delivery-line.js';
 import type { Attempt } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import { replyError } from './reply.js';
+import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
 
 /** The ways a POST ends without a 202: each says what the sender needs and logs what the operator needs. */
@@ -75,7 +76,8 @@ export function rejectWithLog(
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
     request: attempt.request,
-    eventType: null,
+    // The body of a refused request is never parsed: only a header can name its event here.
+    eventType: deliveryEventType(webhook, ctx.req.headersDistinct, undefined),
   });
   logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.

@@ -168,6 +168,7 @@ export class RunDispatcher {
       automationId: run.automationId,
       deliveryId: run.deliveryId,
       webhookUid: run.webhookUid,
+      eventType: this.deps.runs.eventTypeOf(run.deliveryId),
       input: run.input,
       payload,
       signal,

@@ -28,7 +28,14 @@ export function deliveryHandlers(
         delivery.label === 'Accepted'
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
-      return Promise.resolve({ ...deliveryJson(delivery), payload });
+      const request = deps.deliveries.requestContext(id);
+      return Promise.resolve({
+        ...deliveryJson(delivery),
+        payload,
+        method: request?.method ?? null,
+        path: request?.path ?? null,
+        headers: request?.headers ?? null,
+      });
     },
     'deliveries.activity': ({ factory }) => {
       requireFactory(deps, factory);

@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import { headerValuesFromPairs } from '../../shared/filter/index.js';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeOutcome, logDelivery } from '../ingress/delivery-line.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
@@ -26,6 +27,13 @@ function prepareReplay(deps: FullServiceDeps, id: string): PreparedReplay {
   if (!parsed.ok) throw new ApiError('conflict', `The stored payload of ${id}: ${parsed.reason}.`);
   const now = deps.now();
   const replayId = newDeliveryId(now);
+  // A replay is the stored request again: same headers, same event type. An entry from before
+  // requests were kept has no headers, so header filters see none.
+  const request = deps.deliveries.requestContext(id);
+  const seen = {
+    headers: headerValuesFromPairs(request?.headers ?? []),
+    eventType: delivery.eventType,
+  };
   return {
     originalId: id,
     item: {
@@ -36,10 +44,9 @@ function prepareReplay(deps: FullServiceDeps, id: string): PreparedReplay {
       identity: delivery.identity ?? '',
       identitySource: delivery.identitySource ?? 'body-sha256',
       clientAddress: null,
-      runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now)),
+      runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now), seen),
       replayOf: id,
-      // A replay is the stored request again: same headers, same event type.
-      request: deps.deliveries.requestContext(id),
+      request,
       eventType: delivery.eventType,
     },
   };

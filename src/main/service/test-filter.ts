@@ -1,9 +1,11 @@
 import { ApiError } from '../../shared/errors.js';
-import { checkPayload, verdictOf } from '../automations/payload-check.js';
+import { headerValuesFromPairs } from '../../shared/filter/index.js';
+import { checkHeaders, checkPayload, verdictOf } from '../automations/payload-check.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import type { WebhookTrigger } from '../../shared/contract/triggers.js';
 import type { DeliveryRecord } from '../store/deliveries-repo.js';
 import type { FullServiceDeps } from './automation-deps.js';
+import { assertHeaderFiltersAllowed } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
 
 /**
@@ -62,6 +64,7 @@ export function testFilterHandlers(
 ): Pick<ServiceHandlers, 'automations.testFilter'> {
   return {
     'automations.testFilter': ({ trigger, deliveryId }) => {
+      assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
       const { delivery, body } = requireStoredPayload(deps, deliveryId);
       const webhookCheck = webhookCheckFor(deps, trigger, delivery.webhookUid);
       const parsed = parseJsonBody(body);
@@ -69,10 +72,16 @@ export function testFilterHandlers(
       if (!parsed.ok)
         throw new ApiError('conflict', `The stored payload of ${deliveryId}: ${parsed.reason}.`);
       const payloadCheck = checkPayload(trigger.filter.payload, parsed.value);
+      const request = deps.deliveries.requestContext(deliveryId);
+      const headerCheck = checkHeaders(
+        trigger.filter.headers,
+        request ? headerValuesFromPairs(request.headers) : null,
+      );
       return Promise.resolve({
-        verdict: verdictOf(webhookCheck, payloadCheck),
+        verdict: verdictOf(webhookCheck, payloadCheck, headerCheck),
         webhookCheck,
         payloadCheck,
+        headerCheck,
       });
     },
   };

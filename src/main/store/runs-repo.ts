@@ -167,6 +167,9 @@ export function createRunsRepository(db: Db) {
   const countRerunCandidates = db.prepare<RerunFilter, { n: number }>(
     `SELECT count(*) AS n FROM runs r WHERE ${NOT_RERUN}`,
   );
+  const eventType = db.prepare<[string], { event_type: string | null }>(
+    'SELECT event_type FROM deliveries WHERE id = ?',
+  );
 
   const claim = db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
     const rows = queuedIn.all(factoryId, limit);
@@ -262,5 +265,8 @@ export function createRunsRepository(db: Db) {
         total: countRerunCandidates.get(params)!.n,
       };
     },
+    /** The delivery's event type (§13), for the executors; null when unknown. */
+    eventTypeOf: (deliveryId: string): string | null =>
+      eventType.get(deliveryId)?.event_type ?? null,
   };
 }

@@ -23,6 +23,8 @@ export const deliverySchema = z.object({
   reason: z.string().nullable(),
   clientAddress: z.string().nullable(),
   runIds: z.array(z.string()),
+  /** Derived when the delivery was received (§13): `pull_request.opened`, `orders/paid`; null when unknown. */
+  eventType: z.string().nullable(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 
@@ -73,12 +75,19 @@ export const deliveryMethods = {
   }),
   'deliveries.get': method({
     role: 'view',
-    summary: 'One log entry, with its stored payload when it was accepted',
+    summary:
+      'One log entry: its request (method, path, headers with credentials redacted) and, when it was accepted, its stored payload',
     http: { method: 'GET', path: '/api/deliveries/:id' },
     input: z.object({ id: deliveryIdSchema }),
     output: deliverySchema.extend({
       /** The stored bytes as text (they are valid UTF-8: they parsed as JSON). Only for Accepted. */
       payload: z.string().nullable(),
+      /** The request as received (§13); null for entries logged before requests were kept. */
+      method: z.string().nullable(),
+      /** The request target, a URL token as `{token}`. */
+      path: z.string().nullable(),
+      /** In the order received, names as sent, credential values as `[redacted]`. */
+      headers: z.array(z.tuple([z.string(), z.string()])).nullable(),
     }),
   }),
 };

@@ -17,3 +17,11 @@ export {
 } from './validate.js';
 export type { FilterValidation } from './validate.js';
 export { MAX_RENDER_LENGTH } from './render.js';
+export {
+  evaluateHeaderFilter,
+  explainHeaderFilter,
+  headerFilterSchema,
+  headerValuesFromPairs,
+  validateHeaderFilter,
+} from './header-filter.js';
+export type { HeaderFilterValidation, HeaderValues } from './header-filter.js';

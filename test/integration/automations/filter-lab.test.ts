@@ -142,6 +142,32 @@ describe('the filter lab', () => {
     expect(badFilter.body.error.path).toBe('trigger.filter.payload.action.in');
   });
 
+  it('evaluates a header filter against each stored request, and refuses a credential header', async () => {
+    const events = await relay.createWebhook({ name: 'events' });
+    for (const [n, kind] of ['push', 'issues', 'push', 'release'].entries()) {
+      // Different bodies: the same body twice would be one delivery and a duplicate.
+      await postDelivery(events.ingressUrl, JSON.stringify({ n }), {
+        ...bearer(events.secret),
+        'X-Kind': kind,
+      });
+    }
+    const trigger = {
+      ...webhookTrigger([events.webhook.uid]),
+      filter: { webhook_ids: [events.webhook.uid], headers: { 'x-kind': ['push', 'release'] } },
+    };
+    const { body } = await matches(trigger);
+    expect(body).toMatchObject({ scanned: 4, matched: 3 });
+    expect(body.items.find((i) => i.verdict === 'Would not trigger')!.detail).toBe(
+      'headers: x-kind: expected one of ["push","release"], got "issues"',
+    );
+    const refused = await matches({
+      ...trigger,
+      filter: { webhook_ids: [events.webhook.uid], headers: { Authorization: { exists: true } } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.path).toBe('trigger.filter.headers.Authorization');
+  });
+
   it('lists the paths seen in stored payloads, with an example each, for autocomplete', async () => {
     const { status, body } = await relay.api<Fields>(
       'GET',

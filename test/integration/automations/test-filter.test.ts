@@ -49,6 +49,11 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         detail: 'every key of the payload filter matches',
         failures: [],
       },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
+      },
     });
   });
 
@@ -66,6 +71,11 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         actual: '"closed"',
         detail: 'pull_request.state: expected one of ["open"], got "closed"',
         failures: [{ path: 'pull_request.state', expected: 'one of ["open"]', actual: '"closed"' }],
+      },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
       },
     });
   });

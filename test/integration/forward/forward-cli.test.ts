@@ -96,6 +96,8 @@ describe('hookport forward', () => {
       const lines = forwarder.lines().filter((line) => LINE.test(line));
       expect(lines).toHaveLength(6);
       expect(lines.every((line) => LINE.exec(line)![3] === '200')).toBe(true);
+      // The event type the relay derived from X-GitHub-Event when it received each one.
+      expect(lines.every((line) => LINE.exec(line)![2] === 'push')).toBe(true);
     },
     FLOW_MS,
   );

@@ -93,6 +93,8 @@ describe('the http executor', () => {
       automation_id: run.automationId,
       delivery_id: run.deliveryId,
       webhook_uid: run.webhookUid,
+      // A token webhook without an eventTypePath names no event type.
+      event_type: null,
       prompt: run.input,
       payload: { issue: { id: 1, title: 'caf\u00e9' } },
     });

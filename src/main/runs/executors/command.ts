@@ -29,6 +29,8 @@ function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
     HOOKPORT_RUN_ID: job.runId,
     HOOKPORT_DELIVERY_ID: job.deliveryId,
     HOOKPORT_WEBHOOK_UID: job.webhookUid,
+    // Empty when unknown; event types never hold control characters (shared/event-type).
+    HOOKPORT_EVENT_TYPE: job.eventType ?? '',
     HOOKPORT_AUTOMATION_ID: job.automationId,
     HOOKPORT_RUN_DIR: dir,
   };

@@ -20,6 +20,7 @@ export function httpRunBody(job: RunJob): Buffer {
     automation_id: job.automationId,
     delivery_id: job.deliveryId,
     webhook_uid: job.webhookUid,
+    event_type: job.eventType,
     prompt: job.input,
   });
   return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"payload":`), payload, Buffer.from('}')]);

@@ -6,6 +6,8 @@ export interface RunJob {
   automationId: string;
   deliveryId: string;
   webhookUid: string;
+  /** The delivery's event type (§13), or null when unknown. */
+  eventType: string | null;
   /** PROMPT.md: the automation prompt, then the platform envelope. */
   input: string;
   /** event-payload.json: the raw body bytes exactly as received. */

@@ -1,18 +1,23 @@
 import type { ReactNode } from 'react';
 import type { TestFilterResult } from '../../../shared/contract/automations.js';
 
-/** Every path of the payload filter that fails for the delivery, with expected and actual. */
+/** Every path of a filter that fails for the delivery, with expected and actual. */
 export function FailingPaths({
   failures,
+  of = 'payload',
 }: {
   failures: TestFilterResult['payloadCheck']['failures'];
+  of?: 'payload' | 'headers';
 }): ReactNode {
   if (failures.length === 0) return null;
   return (
-    <table className="table failure-fields" aria-label="Failing paths">
+    <table
+      className="table failure-fields"
+      aria-label={of === 'payload' ? 'Failing paths' : 'Failing headers'}
+    >
       <thead>
         <tr>
-          <th scope="col">Failing path</th>
+          <th scope="col">{of === 'payload' ? 'Failing path' : 'Failing header'}</th>
           <th scope="col">Expected</th>
           <th scope="col">Actual</th>
         </tr>

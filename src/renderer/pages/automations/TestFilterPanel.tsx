@@ -144,6 +144,9 @@ export function TestFilterPanel({
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
           {payload && !payload.passed && <FailingPaths failures={payload.failures} />}
+          {test.data && !test.data.headerCheck.passed && (
+            <FailingPaths failures={test.data.headerCheck.failures} of="headers" />
+          )}
           {!test.data && !test.error && <p className="loading">Testing…</p>}
         </div>
       )}
