@@ -68,7 +68,7 @@ describe('the filter lab in Chromium', () => {
         await expect.poll(() => lab.locator('tbody tr').count(), POLL).toBe(2);
         await lab.getByRole('button', { name: 'All' }).click();
         // Open n = 4 (closed, a draft) in Test filter: both keys fail, and both are listed.
-        await lab.getByRole('button', { name: `Open ${ids[4]} in Test filter` }).click();
+        await lab.getByRole('button', { name: `open ${ids[4]} in Test filter` }).click();
         await expect(panel.getByLabel('Stored delivery').inputValue()).resolves.toBe(ids[4]);
         await expectVerdict(panel, 'Would not trigger');
         const failing = panel.getByRole('table', { name: 'Failing paths' });

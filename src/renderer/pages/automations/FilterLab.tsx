@@ -105,7 +105,7 @@ export function FilterLab({
                       <button
                         type="button"
                         className="link"
-                        aria-label={`Open ${item.deliveryId} in Test filter`}
+                        aria-label={`${item.deliveryId.slice(-8)}: open ${item.deliveryId} in Test filter`}
                         onClick={() => onOpen(item.deliveryId)}
                       >
                         <code>{item.deliveryId.slice(-8)}</code>
