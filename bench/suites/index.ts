@@ -1,4 +1,5 @@
 import { filterSuite } from './filter.js';
+import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
 import { postgresSuite } from './postgres.js';
 import { uiSuite } from './ui.js';
@@ -9,4 +10,10 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, postgresSuite, uiSuite];
+export const suites: BenchSuite[] = [
+  filterSuite,
+  filterLabSuite,
+  ingressSuite,
+  postgresSuite,
+  uiSuite,
+];

@@ -2,11 +2,13 @@ import type Database from 'better-sqlite3';
 import { up as initial } from './001-initial.js';
 import { up as sessionTokens } from './002-session-tokens.js';
 import { up as requestContext } from './003-request-context.js';
+import { up as forwarding } from './005-forwarding.js';
 
 type Migration = (db: Database.Database) => void;
 
 /** Append only: position N is schema version N. Never edit a migration that has shipped. */
-const migrations: readonly Migration[] = [initial, sessionTokens, requestContext];
+// 004 is reserved for another branch; this list is merged in number order when it lands.
+const migrations: readonly Migration[] = [initial, sessionTokens, requestContext, forwarding];
 
 export function runMigrations(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
