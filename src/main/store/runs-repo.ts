@@ -48,7 +48,8 @@ interface RunRow {
   http_status: number | null;
 }
 
-const toRecord = (r: RunRow): RunRecord => ({
+/** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
+export const toRecord = (r: RunRow): RunRecord => ({
   id: r.id,
   automationId: r.automation_id,
   automationName: r.automation_name,

@@ -7,9 +7,11 @@ import { usePostgres } from '../../support/postgres.js';
 import { tempDir } from '../../support/relay.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
 
-const pg = usePostgres();
+const postgres = usePostgres();
 
 /** What replicas share beyond SQLite's schema; anything else PostgreSQL has, SQLite must have. */
+const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
+
 const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'secret_values'];
 const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
 const POSTGRES_ONLY_INDEXES = ['runs_leases', 'rate_grants_by_key', 'rate_grants_by_age'];
@@ -66,49 +68,48 @@ const versionsIn = async (pool: PgPool): Promise<number[]> =>
 
 describe('PostgreSQL migrations', () => {
   it('mirror the SQLite schema version for version, table for table and column for column', async () => {
-    const { pool } = await pg.database();
+    const { pool } = await postgres.database();
     const sqlite = sqliteShape();
-    const postgres = await postgresShape(pool);
+    const shape = await postgresShape(pool);
 
+    // SQLite's user_version counts the steps applied (see schema-versions.ts).
     expect(sqlite.version).toBe(schemaVersions.length);
     expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
     const onlyPostgres = (name: string): boolean =>
       POSTGRES_ONLY_TABLES.includes(name.split('.')[0]!) || POSTGRES_ONLY_COLUMNS.includes(name);
-    expect(postgres.columns.filter((c) => !onlyPostgres(c))).toEqual(sqlite.columns);
-    expect(postgres.indexes.filter((i) => !POSTGRES_ONLY_INDEXES.includes(i))).toEqual(
-      sqlite.indexes,
-    );
+    expect(shape.columns.filter((c) => !onlyPostgres(c))).toEqual(sqlite.columns);
+    expect(shape.indexes.filter((i) => !POSTGRES_ONLY_INDEXES.includes(i))).toEqual(sqlite.indexes);
   });
 
   it('run once when replicas start at the same moment, and not again after', async () => {
-    const { pool, openPool } = await pg.database({ migrate: false });
+    const { pool, openPool } = await postgres.database({ migrate: false });
     const replicas = [pool, openPool(), openPool(), openPool()];
 
     const versions = await Promise.all(replicas.map((p) => migratePostgres(p)));
 
-    expect(versions).toEqual(replicas.map(() => schemaVersions.length));
+    expect(versions).toEqual(replicas.map(() => NEWEST));
     expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
-    expect(await migratePostgres(pool)).toBe(schemaVersions.length);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
     expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
   });
 
   it('refuse a database that a newer Hookport has migrated', async () => {
-    const { pool } = await pg.database();
+    const { pool } = await postgres.database();
     await pool.query("INSERT INTO hookport_schema (version, name) VALUES ($1, 'from-the-future')", [
-      schemaVersions.length + 1,
+      NEWEST + 1,
     ]);
 
     await expect(migratePostgres(pool)).rejects.toThrow(
-      `The database is at schema version ${schemaVersions.length + 1}, newer than this Hookport (${schemaVersions.length}). Upgrade Hookport.`,
+      `The database is at schema version ${NEWEST + 1}, newer than this Hookport (${NEWEST}). Upgrade Hookport.`,
     );
   });
 
   it('apply all pending versions or none: a failing step leaves the database as it was', async () => {
-    const { pool } = await pg.database({ migrate: false });
+    const { pool } = await postgres.database({ migrate: false });
     const broken = [
       ...schemaVersions,
       {
-        version: schemaVersions.length + 1,
+        version: NEWEST + 1,
         name: 'broken',
         sqlite: () => undefined,
         postgres: 'CREATE TABLE half_done (x INTEGER); SELECT no_such_column FROM half_done;',
@@ -120,6 +121,24 @@ describe('PostgreSQL migrations', () => {
       'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema()',
     );
     expect(tables.rowCount).toBe(0);
-    expect(await migratePostgres(pool)).toBe(schemaVersions.length);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+  });
+
+  it('apply a lower version that lands after a higher one', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    const late = {
+      version: 4,
+      name: 'late',
+      sqlite: () => undefined,
+      postgres: 'CREATE TABLE late_arrival (x INTEGER);',
+    };
+    const withoutLate = schemaVersions.filter((v) => v.version !== late.version);
+    await migratePostgres(pool, withoutLate);
+
+    const withLate = [...withoutLate, late].sort((x, y) => x.version - y.version);
+    expect(await migratePostgres(pool, withLate)).toBe(NEWEST);
+
+    expect(await versionsIn(pool)).toEqual(withLate.map((v) => v.version));
+    expect((await pool.query('SELECT x FROM late_arrival')).rowCount).toBe(0);
   });
 });

@@ -8,7 +8,13 @@ import { usePostgres } from '../../support/postgres.js';
 import { waitFor } from '../../support/wait.js';
 
 const postgres = usePostgres();
-const SUCCEEDED = { status: 'succeeded', exitCode: 0, output: 'done', error: null } as const;
+const SUCCEEDED = {
+  status: 'succeeded',
+  exitCode: null,
+  output: 'done',
+  error: null,
+  httpStatus: 204,
+} as const;
 
 /** A factory with one automation on one webhook, and `count` queued runs of it. */
 async function seedQueuedRuns(pool: PgPool, count: number): Promise<string[]> {
@@ -43,7 +49,11 @@ async function runRow(pool: PgPool, id: string) {
     error: string | null;
     output: string | null;
     finished_at: number | null;
-  }>('SELECT status, lease_owner, error, output, finished_at FROM runs WHERE id = $1', [id]);
+    http_status: number | null;
+  }>(
+    'SELECT status, lease_owner, error, output, finished_at, http_status FROM runs WHERE id = $1',
+    [id],
+  );
   return rows[0]!;
 }
 
@@ -68,6 +78,8 @@ describe('run claims across replicas', () => {
               automationName: 'Triage',
               factoryId: 'default',
               webhookName: 'claims',
+              reruns: [],
+              httpStatus: null,
             });
           }
           mine.push(...batch.map((r) => r.id));
@@ -140,6 +152,7 @@ describe('run claims across replicas', () => {
       status: 'succeeded',
       lease_owner: null,
       output: 'done',
+      http_status: 204,
     });
   });
 

@@ -4,15 +4,18 @@ import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
 
 /**
- * Brings the database to the newest schema version: every pending version in one transaction
- * (PostgreSQL DDL is transactional: all or nothing), under a transaction advisory lock so that
- * replicas starting together migrate once, one after the other; the later ones find nothing to
- * do. A transaction lock also works behind a transaction-mode pooler. Returns the version.
+ * Brings the database to the newest schema: every version not yet applied, in order, in one
+ * transaction (PostgreSQL DDL is transactional: all or nothing), under a transaction advisory
+ * lock so that replicas starting together migrate once, one after the other; the later ones find
+ * nothing to do. A transaction lock also works behind a transaction-mode pooler. Applied versions
+ * are recorded one by one, so a lower number that lands late is still applied. Returns the
+ * newest version.
  */
 export async function migratePostgres(
   pool: PgPool,
   versions: readonly SchemaVersion[] = schemaVersions,
 ): Promise<number> {
+  const newest = versions[versions.length - 1]?.version ?? 0;
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [
       JOB_LOCK_NAMESPACE,
@@ -22,22 +25,22 @@ export async function migratePostgres(
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
       applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ current: number }>(
-      'SELECT coalesce(max(version), 0) AS current FROM hookport_schema',
-    );
-    const current = rows[0]!.current;
-    if (current > versions.length) {
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM hookport_schema');
+    const applied = new Set(rows.map((r) => r.version));
+    const unknown = [...applied].filter((v) => !versions.some((step) => step.version === v));
+    if (unknown.length > 0) {
       throw new Error(
-        `The database is at schema version ${current}, newer than this Hookport (${versions.length}). Upgrade Hookport.`,
+        `The database is at schema version ${Math.max(...unknown)}, newer than this Hookport (${newest}). Upgrade Hookport.`,
       );
     }
-    for (const step of versions.slice(current)) {
+    for (const step of versions) {
+      if (applied.has(step.version)) continue;
       if (step.postgres.trim() !== '') await client.query(step.postgres);
       await client.query('INSERT INTO hookport_schema (version, name) VALUES ($1, $2)', [
         step.version,
         step.name,
       ]);
     }
-    return versions.length;
+    return newest;
   });
 }

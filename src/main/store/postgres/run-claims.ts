@@ -1,4 +1,4 @@
-import type { RunOutcome, RunRecord, RunRef } from '../runs-repo.js';
+import { toRecord, type RunOutcome, type RunRecord, type RunRef } from '../runs-repo.js';
 import { withTransaction } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import type { PgPool } from './pool.js';
@@ -10,13 +10,12 @@ export interface RunClaimsOptions {
   leaseMs: number;
 }
 
-/** A RunRecord straight from SQL, so no second row mapper is needed. */
+type RunRow = Parameters<typeof toRecord>[0];
+
+/** The columns runs-repo.ts reads on SQLite, so that its mapper reads these rows too. */
 const RECORD_COLUMNS = `
-  r.id, r.automation_id AS "automationId", a.name AS "automationName", a.factory_id AS "factoryId",
-  r.delivery_id AS "deliveryId", r.webhook_uid AS "webhookUid", w.name AS "webhookName", r.status,
-  r.input, r.created_at AS "createdAt", r.started_at AS "startedAt",
-  r.finished_at AS "finishedAt", r.exit_code AS "exitCode", r.output, r.error,
-  r.rerun_of AS "rerunOf"`;
+  r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
+  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
 
 /** The oldest queued runs of a factory that no other transaction is claiming right now. */
 const PICK_QUEUED = `
@@ -39,7 +38,7 @@ export function createPostgresRunClaims(pool: PgPool, { owner, leaseMs }: RunCla
     owner,
     /** Up to `limit` of a factory's oldest queued runs, now running here under a lease. */
     async claim(factoryId: string, limit: number, now: number): Promise<RunRecord[]> {
-      const { rows } = await pool.query<RunRecord>(
+      const { rows } = await pool.query<RunRow>(
         `WITH picked AS (${PICK_QUEUED}),
          claimed AS (
            UPDATE runs r SET status = 'running', started_at = $3, lease_owner = $4,
@@ -52,7 +51,7 @@ export function createPostgresRunClaims(pool: PgPool, { owner, leaseMs }: RunCla
          ORDER BY r.id`,
         [factoryId, limit, now, owner, leaseMs],
       );
-      return rows;
+      return rows.map(toRecord);
     },
 
     /**
@@ -93,16 +92,25 @@ export function createPostgresRunClaims(pool: PgPool, { owner, leaseMs }: RunCla
     async finish(id: string, outcome: RunOutcome, now: number): Promise<boolean> {
       const result = await pool.query(
         `UPDATE runs SET status = $2, finished_at = $3, exit_code = $4, output = $5, error = $6,
-                         lease_owner = NULL, lease_expires_at = NULL
+                         http_status = $8, lease_owner = NULL, lease_expires_at = NULL
          WHERE id = $1 AND status = 'running' AND lease_owner = $7`,
-        [id, outcome.status, now, outcome.exitCode, outcome.output, outcome.error, owner],
+        [
+          id,
+          outcome.status,
+          now,
+          outcome.exitCode,
+          outcome.output,
+          outcome.error,
+          owner,
+          outcome.httpStatus ?? null,
+        ],
       );
       return result.rowCount === 1;
     },
 
     /** Any replica, now and then: running runs whose lease ended (their replica died). */
     async interruptExpired(reason: string, now: number): Promise<RunRecord[]> {
-      const { rows } = await pool.query<RunRecord>(
+      const { rows } = await pool.query<RunRow>(
         `WITH ended AS (
            UPDATE runs SET status = 'interrupted', finished_at = $1, error = $2,
                            lease_owner = NULL, lease_expires_at = NULL
@@ -114,7 +122,7 @@ export function createPostgresRunClaims(pool: PgPool, { owner, leaseMs }: RunCla
          ORDER BY r.id`,
         [now, reason],
       );
-      return rows;
+      return rows.map(toRecord);
     },
   };
 }
