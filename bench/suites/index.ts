@@ -1,5 +1,7 @@
 import { filterSuite } from './filter.js';
+import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
+import { postgresSuite } from './postgres.js';
 import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
 
@@ -9,4 +11,11 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, searchSuite, uiSuite];
+export const suites: BenchSuite[] = [
+  filterSuite,
+  filterLabSuite,
+  ingressSuite,
+  searchSuite,
+  postgresSuite,
+  uiSuite,
+];

@@ -35,9 +35,11 @@ import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
 import { createAlarmsRepository } from './store/alarms-repo.js';
+import { createAttemptsRepository } from './store/attempts-repo.js';
 import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
+import { createDeliveryScans } from './store/delivery-scans.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
@@ -242,6 +244,9 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     refusals,
     alarms: { monitor: alarms, repo: alarmsRepo },
     log,
+    attempts: createAttemptsRepository(db),
+    scans: createDeliveryScans(db),
+    forwardTimeoutMs: config.forwardTimeoutMs,
   });
 
   let ingress: Listener | null = null;

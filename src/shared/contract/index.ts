@@ -4,6 +4,8 @@ import { automationMethods } from './automations.js';
 import { deliveryMethods } from './deliveries.js';
 import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
+import { filterLabMethods } from './filter-lab.js';
+import { forwardingMethods } from './forwarding.js';
 import { relayMethods } from './relay.js';
 import { refusalMethods } from './refusals.js';
 import { replayMethods } from './replay.js';
@@ -26,6 +28,8 @@ export const contract = {
   ...alarmMethods,
   ...executorMethods,
   ...secretMethods,
+  ...forwardingMethods,
+  ...filterLabMethods,
 };
 
 export type Contract = typeof contract;

@@ -3,6 +3,7 @@ import { up as initial } from './001-initial.js';
 import { up as sessionTokens } from './002-session-tokens.js';
 import { up as requestContext } from './003-request-context.js';
 import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
+import { up as forwarding } from './005-forwarding.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -12,6 +13,7 @@ const migrations: readonly Migration[] = [
   sessionTokens,
   requestContext,
   logSearchAndAlarms,
+  forwarding,
 ];
 
 export function runMigrations(db: Database.Database): void {

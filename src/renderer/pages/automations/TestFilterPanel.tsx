@@ -4,6 +4,8 @@ import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FilterVerdict } from '../../components/FilterVerdict.js';
+import { FailingPaths } from './FailingPaths.js';
+import { FilterLab } from './FilterLab.js';
 import { formatTime } from '../../components/format.js';
 import { toTrigger, type TriggerDraft } from './draft.js';
 import type { FilterCheck } from './filter-text.js';
@@ -141,27 +143,18 @@ export function TestFilterPanel({
         <div className={stale ? 'test-result stale' : 'test-result'} aria-busy={stale}>
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
-          {payload && !payload.passed && (
-            <dl className="fields failure-fields" aria-label="Payload check failure">
-              <dt>Failing path</dt>
-              <dd>
-                <code>
-                  {payload.failingPath === '' ? '(the body itself)' : payload.failingPath}
-                </code>
-              </dd>
-              <dt>Expected</dt>
-              <dd>
-                <code>{payload.expected}</code>
-              </dd>
-              <dt>Actual</dt>
-              <dd>
-                <code>{payload.actual}</code>
-              </dd>
-            </dl>
+          {payload && !payload.passed && <FailingPaths failures={payload.failures} />}
+          {test.data && !test.data.headerCheck.passed && (
+            <FailingPaths failures={test.data.headerCheck.failures} of="headers" />
           )}
           {!test.data && !test.error && <p className="loading">Testing…</p>}
         </div>
       )}
+      <FilterLab
+        trigger={built && trigger && trigger.webhookIds.length > 0 ? built : null}
+        picked={deliveryId}
+        onOpen={setDeliveryId}
+      />
     </aside>
   );
 }

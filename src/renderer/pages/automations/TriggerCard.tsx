@@ -3,6 +3,7 @@ import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import type { TriggerDraft } from './draft.js';
+import { FieldPicker } from './FieldPicker.js';
 import { FilterEditor } from './FilterEditor.js';
 import type { FilterCheck } from './filter-text.js';
 import { webhooksErrorTrigger } from './save-error.js';
@@ -90,6 +91,12 @@ export function TriggerCard({
           label="Payload filter"
           value={trigger.filterText}
           check={check}
+          readOnly={readOnly}
+          onChange={(filterText) => onChange({ ...trigger, filterText })}
+        />
+        <FieldPicker
+          webhookIds={trigger.webhookIds}
+          filterText={trigger.filterText}
           readOnly={readOnly}
           onChange={(filterText) => onChange({ ...trigger, filterText })}
         />

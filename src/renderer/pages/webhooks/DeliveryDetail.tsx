@@ -9,6 +9,7 @@ import { formatBytes, formatCount, isOverBodyLimit } from '../../components/form
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { useToast } from '../../components/toasts.js';
 import { MAX_BODY_BYTES } from '../../../shared/limits.js';
+import { ForwardPanel } from './forward/ForwardPanel.js';
 import { PayloadView } from './PayloadView.js';
 import { TestAgainstAutomation } from './TestAgainstAutomation.js';
 import type { DeliveryEntry, Webhook } from './types.js';
@@ -165,6 +166,7 @@ export function DeliveryDetail({
                   Replay
                 </button>
               </div>
+              <ForwardPanel deliveryId={deliveryId} webhook={webhook} payload={data.payload} />
               <h4>Payload</h4>
               <PayloadView payload={data.payload} />
               <h4>Test against an automation</h4>

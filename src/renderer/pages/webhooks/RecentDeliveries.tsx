@@ -18,6 +18,7 @@ import { DeliveryFilters } from './DeliveryFilters.js';
 import { deliveryNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
 import { NO_FILTERS, toQuery, type LogFilters } from './log-filters.js';
+import { ReplayShown } from './ReplayShown.js';
 import type { Delivery, Webhook } from './types.js';
 import { isFiltered, useDeliveryLog } from './use-delivery-log.js';
 import { useNoteBelow } from './use-note-below.js';
@@ -185,6 +186,8 @@ export function RecentDeliveries({
     <section ref={sectionRef} className="recent-deliveries" aria-label="Recent deliveries">
       <div className="deliveries-toolbar">
         <h3>Recent deliveries</h3>
+        <span className="spacer" />
+        <ReplayShown shown={log.items} />
       </div>
       <DeliveryFilters
         key={toolbarKey}
