@@ -2,6 +2,7 @@ import Koa, { type Context } from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
+import type { RequestContext } from '../store/delivery-batch.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
@@ -71,6 +72,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     deps.refusals.add(404, 'no such enabled webhook');
     return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
   }
+  let request: RequestContext | undefined;
   const attempt: Attempt = {
     ctx,
     deps,
@@ -78,7 +80,10 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     target,
     client: clientAddress(ctx.req, deps.trustProxy),
     receivedAt: deps.now(),
-    request: requestContext(ctx.req, target, webhook),
+    // Built only for a log entry: a 429 keeps none, and should cost as little as it can.
+    get request() {
+      return (request ??= requestContext(ctx.req, target, webhook));
+    },
   };
   const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
 
