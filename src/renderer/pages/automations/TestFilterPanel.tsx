@@ -5,8 +5,8 @@ import { useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FilterVerdict } from '../../components/FilterVerdict.js';
 import { formatTime } from '../../components/format.js';
-import { toTrigger, type TriggerDraft } from './draft.js';
-import type { FilterCheck } from './filter-text.js';
+import { blockingFilter, toTrigger, type TriggerCheck, type TriggerDraft } from './draft.js';
+import { FailureFields } from './FailureFields.js';
 import { useDebounced } from './use-debounced.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
@@ -18,14 +18,15 @@ type TestInput = MethodInput<'automations.testFilter'>;
 /** Why there is nothing to test yet, or null when the trigger and a delivery are ready. */
 function notReady(
   trigger: TriggerDraft | undefined,
-  check: FilterCheck | undefined,
+  check: TriggerCheck | undefined,
   index: number,
   deliveryId: string,
 ): string | null {
   if (!trigger || !check) return 'Add a trigger to test it.';
   if (trigger.webhookIds.length === 0)
     return 'Select a webhook under "Webhook received from" to list its deliveries.';
-  if (!check.ok) return `Fix the payload filter of trigger ${index + 1} to test it.`;
+  const blocking = blockingFilter(check);
+  if (blocking) return `Fix the ${blocking} of trigger ${index + 1} to test it.`;
   if (deliveryId === '') return 'Pick a stored delivery to test the trigger against.';
   return null;
 }
@@ -44,7 +45,7 @@ export function TestFilterPanel({
   saves,
 }: {
   triggers: readonly TriggerDraft[];
-  checks: readonly FilterCheck[];
+  checks: readonly TriggerCheck[];
   active: number;
   onActiveChange: (index: number) => void;
   labels: WebhookLabels;
@@ -75,6 +76,7 @@ export function TestFilterPanel({
   const items = recent.items ?? [];
   const picked = items.find((d) => d.id === deliveryId);
   const payload = test.data?.payloadCheck;
+  const headers = test.data?.headerCheck;
   // Shown dimmed while the edited trigger waits to be tested again.
   const stale = key !== settled || test.loading;
 
@@ -141,24 +143,8 @@ export function TestFilterPanel({
         <div className={stale ? 'test-result stale' : 'test-result'} aria-busy={stale}>
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
-          {payload && !payload.passed && (
-            <dl className="fields failure-fields" aria-label="Payload check failure">
-              <dt>Failing path</dt>
-              <dd>
-                <code>
-                  {payload.failingPath === '' ? '(the body itself)' : payload.failingPath}
-                </code>
-              </dd>
-              <dt>Expected</dt>
-              <dd>
-                <code>{payload.expected}</code>
-              </dd>
-              <dt>Actual</dt>
-              <dd>
-                <code>{payload.actual}</code>
-              </dd>
-            </dl>
-          )}
+          {payload && !payload.passed && <FailureFields check={payload} what="Payload" />}
+          {headers && !headers.passed && <FailureFields check={headers} what="Header" />}
           {!test.data && !test.error && <p className="loading">Testing…</p>}
         </div>
       )}

@@ -14,7 +14,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { DELIVERY_LABELS } from '../../../shared/labels.js';
 import { sampleCommand } from './CreatedPanel.js';
 import { DeliveryDetail } from './DeliveryDetail.js';
-import { deliveryNote } from './delivery-note.js';
+import { hasNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
 import type { Delivery, DeliveryLabel, Webhook } from './types.js';
 import { isDeliveryId, useDeliveryLog } from './use-delivery-log.js';
@@ -57,7 +57,7 @@ export function RecentDeliveries({
   const sectionRef = useRef<HTMLElement>(null);
   const noteBelow = useNoteBelow(sectionRef);
   const heightOf = (delivery: Delivery | undefined): number =>
-    noteBelow && delivery && deliveryNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
+    noteBelow && delivery && hasNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
   // Sizes are known from the rows, never measured; a new key function (new rows, or the notes
   // moving to their own line) makes the virtualizer lay them out again.
   const items = log.items;
