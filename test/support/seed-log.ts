@@ -12,6 +12,8 @@ function seedId(ms: number, n: number): string {
 }
 
 const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
+/** Most entries name their event, as a GitHub webhook's do; some do not. */
+const EVENT_TYPES = ['pull_request.opened', 'issues.opened', 'push', null] as const;
 
 /**
  * A log of `count` entries, one a second up to now, written straight into the relay's store: the
@@ -22,8 +24,8 @@ export function seedLog(db: Db, uid: string, count: number): string[] {
   const start = Date.now() - count * 1000;
   const insert = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                            client_address, reason, duplicate_of, replay_of)
-    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL)`);
+                            client_address, reason, duplicate_of, replay_of, event_type)
+    VALUES (?, ?, ?, ?, ?, ?, 'x-service-delivery-id', '127.0.0.1', ?, NULL, NULL, ?)`);
   const payload = db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
   const ids: string[] = [];
   db.transaction(() => {
@@ -33,7 +35,7 @@ export function seedLog(db: Db, uid: string, count: number): string[] {
       const label = LABELS[i % LABELS.length]!;
       const body = `{"n":${i}}`;
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
-      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason);
+      insert.run(id, uid, label, body.length, at, `seed-${i}`, reason, EVENT_TYPES[i % 4]!);
       if (label === 'Accepted') payload.run(id, Buffer.from(body));
       ids.push(id);
     }
