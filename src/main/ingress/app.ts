@@ -2,7 +2,6 @@ import Koa, { type Context } from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
-import type { RequestContext } from '../store/delivery-batch.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
@@ -72,7 +71,6 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     deps.refusals.add(404, 'no such enabled webhook');
     return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
   }
-  let request: RequestContext | undefined;
   const attempt: Attempt = {
     ctx,
     deps,
@@ -80,10 +78,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     target,
     client: clientAddress(ctx.req, deps.trustProxy),
     receivedAt: deps.now(),
-    // Built only for a log entry: a 429 keeps none, and should cost as little as it can.
-    get request() {
-      return (request ??= requestContext(ctx.req, target, webhook));
-    },
+    request: requestContext(ctx.req, target, webhook),
   };
   const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
 
