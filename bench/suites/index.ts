@@ -1,5 +1,7 @@
 import { filterSuite } from './filter.js';
+import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
+import { postgresSuite } from './postgres.js';
 import { uiSuite } from './ui.js';
 
 export interface BenchSuite {
@@ -8,4 +10,10 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, uiSuite];
+export const suites: BenchSuite[] = [
+  filterSuite,
+  filterLabSuite,
+  ingressSuite,
+  postgresSuite,
+  uiSuite,
+];

@@ -30,9 +30,11 @@ import { createManagementService, type ServiceHandlers } from './service/index.j
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
+import { createAttemptsRepository } from './store/attempts-repo.js';
 import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
+import { createDeliveryScans } from './store/delivery-scans.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
@@ -204,6 +206,9 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     writer,
     dispatcher,
     log,
+    attempts: createAttemptsRepository(db),
+    scans: createDeliveryScans(db),
+    forwardTimeoutMs: config.forwardTimeoutMs,
   });
 
   let ingress: Listener | null = null;

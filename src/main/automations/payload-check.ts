@@ -3,6 +3,9 @@ import {
   describeFailure,
   evaluateFilter,
   evaluateHeaderFilter,
+  explainFilter,
+  explainHeaderFilter,
+  type FilterFailure,
   type FilterVerdict,
   type HeaderValues,
   type PayloadFilter,
@@ -14,6 +17,8 @@ function toCheck(
   verdict: FilterVerdict,
   filter: PayloadFilter | undefined,
   what: 'payload' | 'header',
+  /** Every failing path; asked only when the check failed. */
+  explain: () => FilterFailure[],
 ): FilterCheck {
   if (verdict.matched) {
     const empty = !filter || Object.keys(filter).length === 0;
@@ -22,6 +27,7 @@ function toCheck(
       detail: empty
         ? `no ${what} filter: every delivery matches`
         : `every key of the ${what} filter matches`,
+      failures: [],
     };
   }
   const { failure } = verdict;
@@ -31,12 +37,15 @@ function toCheck(
     expected: failure.expected,
     actual: failure.actual,
     detail: describeFailure(failure),
+    failures: explain(),
   };
 }
 
 /** The payload half of Test filter, shared by the API and the offline `hookport test-filter`. */
 export function checkPayload(filter: PayloadFilter | undefined, payload: unknown): FilterCheck {
-  return toCheck(evaluateFilter(filter, payload), filter, 'payload');
+  return toCheck(evaluateFilter(filter, payload), filter, 'payload', () =>
+    explainFilter(filter, payload),
+  );
 }
 
 /**
@@ -52,9 +61,13 @@ export function checkHeaders(
       passed: false,
       detail:
         'the request headers of this delivery were not recorded (it came before they were kept); pick a newer delivery',
+      failures: [],
     };
   }
-  return toCheck(evaluateHeaderFilter(filter, headers ?? {}), filter, 'header');
+  const values = headers ?? {};
+  return toCheck(evaluateHeaderFilter(filter, values), filter, 'header', () =>
+    explainHeaderFilter(filter, values),
+  );
 }
 
 export const verdictOf = (...checks: Array<{ passed: boolean }>): TestFilterResult['verdict'] =>

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCommandLine } from './command-line.js';
 import { webhookTriggerSchema } from '../../shared/contract/triggers.js';
 import {
+  describeFailure,
   validateFilter,
   type HeaderValues,
   type PayloadFilter,
@@ -157,7 +158,10 @@ export async function testFilter(args: string[]): Promise<void> {
         verdict,
         '  - Webhook check   not checked offline (test against a stored delivery in the UI or API)',
         `  ${payloadCheck.passed ? '✓' : '✗'} Payload check   ${payloadCheck.detail}`,
+        // The first failure is on the line above; every other failing path follows it.
+        ...payloadCheck.failures.slice(1).map((f) => `                    ${describeFailure(f)}`),
         `  ${headerCheck.passed ? '✓' : '✗'} Header check    ${headerCheck.detail}`,
+        ...headerCheck.failures.slice(1).map((f) => `                    ${describeFailure(f)}`),
       ].join('\n'),
     );
   }

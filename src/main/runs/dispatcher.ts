@@ -5,6 +5,7 @@ import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.j
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
+import { LiveOutput } from './live-output.js';
 
 /** Record runs are finished in batches of this many per transaction. */
 const RECORD_BATCH = 500;
@@ -39,8 +40,16 @@ export class RunDispatcher {
   private started = false;
   private stopped = false;
   private readonly badConfigLogged = new Set<string>();
+  private readonly live = new LiveOutput((runId) =>
+    this.deps.events.emit({ type: 'run-output', runId }),
+  );
 
   constructor(private readonly deps: DispatcherDeps) {}
+
+  /** What a run still executing has printed so far; null once it finished (or never printed). */
+  liveOutput(runId: string): string | null {
+    return this.live.text(runId);
+  }
 
   /** Marks what a crash left `running` as interrupted, then starts on the queue. */
   start(): void {
@@ -137,6 +146,7 @@ export class RunDispatcher {
       .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
       .then((result) => this.finish(run, config.kind, result, abort.signal.aborted))
       .finally(() => {
+        this.live.end(run.id);
         this.inFlight.delete(run.id);
         this.active.set(factoryId, (this.active.get(factoryId) ?? 1) - 1);
         this.wake();
@@ -162,6 +172,7 @@ export class RunDispatcher {
       input: run.input,
       payload,
       signal,
+      onOutput: this.live.sink(run.id),
     };
     return config.kind === 'command'
       ? executeCommand(config, this.deps.dataDir, job)

@@ -4,6 +4,8 @@ import type { ServiceHandlers } from './handlers.js';
 import { definitionHandlers } from './definitions.js';
 import { deliveryHandlers } from './deliveries.js';
 import { executorHandlers } from './executors.js';
+import { filterLabHandlers } from './filter-lab.js';
+import { forwardingHandlers } from './forwarding.js';
 import { relayHandlers } from './relay.js';
 import { replayHandlers } from './replay.js';
 import { runHandlers } from './runs.js';
@@ -25,6 +27,8 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...executorHandlers(deps),
     ...secretHandlers(deps),
     ...definitionHandlers(deps),
+    ...forwardingHandlers(deps),
+    ...filterLabHandlers(deps),
   } satisfies ServiceHandlers;
 }
 

@@ -50,6 +50,13 @@ export const automationSchema = z.object({
 });
 export type Automation = z.infer<typeof automationSchema>;
 
+export const filterFailureSchema = z.object({
+  /** Dotted path ('' for the body itself). */
+  path: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+});
+
 export const TEST_FILTER_VERDICTS = ['Would trigger', 'Would not trigger'] as const;
 
 /** A payload or header check: for a failed one, the first failing path, expected and actual. */
@@ -60,6 +67,8 @@ const filterCheckSchema = z.object({
   expected: z.string().optional(),
   actual: z.string().optional(),
   detail: z.string(),
+  /** Every failing path of the filter, the first one first (empty when the check passed). */
+  failures: z.array(filterFailureSchema).default([]),
 });
 export type FilterCheck = z.infer<typeof filterCheckSchema>;
 

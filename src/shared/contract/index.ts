@@ -3,6 +3,8 @@ import { automationMethods } from './automations.js';
 import { deliveryMethods } from './deliveries.js';
 import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
+import { filterLabMethods } from './filter-lab.js';
+import { forwardingMethods } from './forwarding.js';
 import { relayMethods } from './relay.js';
 import { replayMethods } from './replay.js';
 import { runMethods } from './runs.js';
@@ -22,6 +24,8 @@ export const contract = {
   ...replayMethods,
   ...executorMethods,
   ...secretMethods,
+  ...forwardingMethods,
+  ...filterLabMethods,
 };
 
 export type Contract = typeof contract;

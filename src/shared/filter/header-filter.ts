@@ -13,7 +13,12 @@
 import { z } from 'zod';
 import { CREDENTIAL_HEADERS } from '../credential-headers.js';
 import { HEADER_NAME } from '../header-name.js';
-import { evaluateFilter, type FilterVerdict } from './evaluate.js';
+import {
+  evaluateFilter,
+  explainFilter,
+  type FilterFailure,
+  type FilterVerdict,
+} from './evaluate.js';
 import { formatPath, type PathSegment } from './path.js';
 import { OPERATOR_KEYS, type PayloadFilter } from './types.js';
 import { findFilterProblem, type FilterProblem } from './validate.js';
@@ -140,14 +145,26 @@ export function headerValuesFromPairs(
   return values;
 }
 
+function lowerCased(filter: PayloadFilter): PayloadFilter {
+  // No prototype: a header named __proto__ must stay an own key.
+  const lowered = Object.create(null) as Record<string, PayloadFilter[string]>;
+  for (const name of Object.keys(filter)) lowered[name.toLowerCase()] = filter[name]!;
+  return lowered;
+}
+
 /** Header names in the filter are matched case-insensitively: they are looked up lower-cased. */
 export function evaluateHeaderFilter(
   filter: PayloadFilter | null | undefined,
   headers: HeaderValues,
 ): FilterVerdict {
   if (!filter) return { matched: true };
-  // No prototype: a header named __proto__ must stay an own key.
-  const lowered = Object.create(null) as Record<string, PayloadFilter[string]>;
-  for (const name of Object.keys(filter)) lowered[name.toLowerCase()] = filter[name]!;
-  return evaluateFilter(lowered, headers);
+  return evaluateFilter(lowerCased(filter), headers);
+}
+
+/** Every failing header of the filter, for Test filter (names as lower-case paths). */
+export function explainHeaderFilter(
+  filter: PayloadFilter | null | undefined,
+  headers: HeaderValues,
+): FilterFailure[] {
+  return filter ? explainFilter(lowerCased(filter), headers) : [];
 }

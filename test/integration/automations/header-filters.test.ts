@@ -62,13 +62,20 @@ describe('header filters (filter.headers, §13)', () => {
     expect(verdict.body).toEqual({
       verdict: 'Would not trigger',
       webhookCheck: { passed: true, detail: expect.stringContaining('is selected') as unknown },
-      payloadCheck: { passed: true, detail: 'no payload filter: every delivery matches' },
+      payloadCheck: {
+        passed: true,
+        detail: 'no payload filter: every delivery matches',
+        failures: [],
+      },
       headerCheck: {
         passed: false,
         failingPath: 'x-github-event',
         expected: 'one of ["pull_request"]',
         actual: '"issues"',
         detail: 'x-github-event: expected one of ["pull_request"], got "issues"',
+        failures: [
+          { path: 'x-github-event', expected: 'one of ["pull_request"]', actual: '"issues"' },
+        ],
       },
     });
     const passes = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {

@@ -46,6 +46,20 @@ describe('hookport test-filter (offline)', () => {
     );
   });
 
+  it('lists every failing path, one a line, the first one on the check line', async () => {
+    const run = await testFilter(
+      file({ action: 'opened', pull_request: { state: 'open', number: 8 } }),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      [
+        '✗ Payload check   action: expected "opened", got "closed"',
+        '                    pull_request.state: expected "open", got "closed"',
+        '                    pull_request.number: expected 8, got 7',
+      ].join('\n'),
+    );
+  });
+
   it('reads a whole Webhook trigger and uses its payload filter', async () => {
     const trigger = {
       provider: 'webhook',
@@ -62,8 +76,13 @@ describe('hookport test-filter (offline)', () => {
         expected: 'not one of ["closed"]',
         actual: '"closed"',
         detail: 'action: expected not one of ["closed"], got "closed"',
+        failures: [{ path: 'action', expected: 'not one of ["closed"]', actual: '"closed"' }],
       },
-      headerCheck: { passed: true, detail: 'no header filter: every delivery matches' },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
+      },
     });
     const noFilter = await testFilter(
       file({ provider: 'webhook', event: 'received', filter: { webhook_ids: [UID] } }),

@@ -130,6 +130,8 @@ describe('the http executor', () => {
       status: 'failed',
       error: 'gave up after 3 attempts: HTTP 502',
       output: 'HTTP 502\nfailure 502',
+      httpStatus: 502,
+      exitCode: null,
     });
     expect(receiver.received).toHaveLength(3);
   });
@@ -139,7 +141,11 @@ describe('the http executor', () => {
     closeReceiver = receiver.close;
     await setExecutor(relay, { kind: 'http', url: receiver.url, backoffSeconds: 0.05 });
     const run = await waitForRun(relay, await send('{"a":3}'));
-    expect(run).toMatchObject({ status: 'failed', error: 'HTTP 422 (not retried)' });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: 'HTTP 422 (not retried)',
+      httpStatus: 422,
+    });
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -156,6 +162,7 @@ describe('the http executor', () => {
     expect(run).toMatchObject({
       status: 'failed',
       error: 'gave up after 2 attempts: ECONNREFUSED',
+      httpStatus: null,
     });
     expect(relay.logs.join('\n')).not.toContain('s3cret');
   });

@@ -87,8 +87,12 @@ export async function executeCommand(
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const capture = (chunk: Buffer): void => {
+    output.push(chunk);
+    job.onOutput?.(chunk);
+  };
+  child.stdout.on('data', capture);
+  child.stderr.on('data', capture);
 
   let timedOut = false;
   const stop = (): void => {

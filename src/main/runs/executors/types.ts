@@ -13,6 +13,8 @@ export interface RunJob {
   /** event-payload.json: the raw body bytes exactly as received. */
   payload: Buffer;
   signal: AbortSignal;
+  /** Output as it is printed, so the run page can show it while the run runs. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /** How the run ended; `interrupted` is the dispatcher's to decide (the relay stopped). */

@@ -2,16 +2,18 @@ import type Database from 'better-sqlite3';
 import { up as initial } from './001-initial.js';
 import { up as sessionTokens } from './002-session-tokens.js';
 import { up as requestContext } from './003-request-context.js';
+import { up as forwarding } from './005-forwarding.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
 
 type Migration = (db: Database.Database) => void;
 
 /** Append only: position N is schema version N. Never edit a migration that has shipped. */
-// 004-006 are reserved for other branches; this list is merged in number order when they land.
+// 004 and 006 are reserved for other branches; this list is merged in number order as they land.
 const migrations: readonly Migration[] = [
   initial,
   sessionTokens,
   requestContext,
+  forwarding,
   requestContextsWithoutRowid,
 ];
 

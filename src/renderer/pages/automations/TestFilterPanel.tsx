@@ -4,9 +4,10 @@ import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FilterVerdict } from '../../components/FilterVerdict.js';
+import { FailingPaths } from './FailingPaths.js';
+import { FilterLab } from './FilterLab.js';
 import { formatTime } from '../../components/format.js';
 import { blockingFilter, toTrigger, type TriggerCheck, type TriggerDraft } from './draft.js';
-import { FailureFields } from './FailureFields.js';
 import { useDebounced } from './use-debounced.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
@@ -76,7 +77,6 @@ export function TestFilterPanel({
   const items = recent.items ?? [];
   const picked = items.find((d) => d.id === deliveryId);
   const payload = test.data?.payloadCheck;
-  const headers = test.data?.headerCheck;
   // Shown dimmed while the edited trigger waits to be tested again.
   const stale = key !== settled || test.loading;
 
@@ -143,11 +143,18 @@ export function TestFilterPanel({
         <div className={stale ? 'test-result stale' : 'test-result'} aria-busy={stale}>
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
-          {payload && !payload.passed && <FailureFields check={payload} what="Payload" />}
-          {headers && !headers.passed && <FailureFields check={headers} what="Header" />}
+          {payload && !payload.passed && <FailingPaths failures={payload.failures} />}
+          {test.data && !test.data.headerCheck.passed && (
+            <FailingPaths failures={test.data.headerCheck.failures} of="headers" />
+          )}
           {!test.data && !test.error && <p className="loading">Testing…</p>}
         </div>
       )}
+      <FilterLab
+        trigger={built && trigger && trigger.webhookIds.length > 0 ? built : null}
+        picked={deliveryId}
+        onOpen={setDeliveryId}
+      />
     </aside>
   );
 }

@@ -3,6 +3,7 @@ import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import type { TriggerCheck, TriggerDraft } from './draft.js';
+import { FieldPicker } from './FieldPicker.js';
 import { FilterEditor } from './FilterEditor.js';
 import { webhooksErrorTrigger } from './save-error.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
@@ -97,6 +98,12 @@ export function TriggerCard({
           kind="payload"
           value={trigger.filterText}
           check={check.payload}
+          readOnly={readOnly}
+          onChange={(filterText) => onChange({ ...trigger, filterText })}
+        />
+        <FieldPicker
+          webhookIds={trigger.webhookIds}
+          filterText={trigger.filterText}
           readOnly={readOnly}
           onChange={(filterText) => onChange({ ...trigger, filterText })}
         />

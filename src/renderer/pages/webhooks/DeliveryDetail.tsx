@@ -11,6 +11,7 @@ import { useToast } from '../../components/toasts.js';
 import { MAX_BODY_BYTES } from '../../../shared/limits.js';
 import { CopyAsCurl } from './CopyAsCurl.js';
 import { EventTypeChip } from './EventTypeChip.js';
+import { ForwardPanel } from './forward/ForwardPanel.js';
 import { PayloadView } from './PayloadView.js';
 import { RequestHeaders } from './RequestHeaders.js';
 import { TestAgainstAutomation } from './TestAgainstAutomation.js';
@@ -187,6 +188,7 @@ export function DeliveryDetail({
                 </button>
                 <CopyAsCurl entry={data} webhook={webhook} />
               </div>
+              <ForwardPanel deliveryId={deliveryId} webhook={webhook} payload={data.payload} />
               <h4>Payload</h4>
               <PayloadView payload={data.payload} request={data} />
               <h4>Test against an automation</h4>

@@ -16,6 +16,7 @@ import { sampleCommand } from './CreatedPanel.js';
 import { DeliveryDetail } from './DeliveryDetail.js';
 import { hasNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
+import { ReplayShown } from './ReplayShown.js';
 import type { Delivery, DeliveryLabel, Webhook } from './types.js';
 import { isDeliveryId, useDeliveryLog } from './use-delivery-log.js';
 import { useNoteBelow } from './use-note-below.js';
@@ -166,6 +167,7 @@ export function RecentDeliveries({
             onChange={(event) => onSearchChange(event.target.value)}
           />
         </form>
+        <ReplayShown shown={log.items} />
       </div>
       <p className="hint deliveries-status">
         {log.loading
