@@ -1,7 +1,6 @@
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
 import type { RequestContext } from './delivery-batch.js';
-import { decodeHeaderLines } from './header-lines.js';
 
 export type IdentitySource =
   'delivery-id-header' | 'provider-header' | 'x-service-delivery-id' | 'body-sha256';
@@ -135,7 +134,7 @@ export function createDeliveriesRepository(db: Db) {
       return {
         method: row.method,
         path: row.path,
-        headers: decodeHeaderLines(row.headers),
+        headers: JSON.parse(row.headers) as Array<[string, string]>,
       };
     },
     countSince: (since: number): number => countSince.get(since)!.n,

@@ -8,7 +8,6 @@ import type {
   RequestContext,
 } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
-import { encodeHeaderLines } from './header-lines.js';
 
 export interface BatchStoreOptions {
   dedupeWindowMs: number;
@@ -47,7 +46,7 @@ export function sqliteBatchCommitter(
   const write = (row: DeliveryRecord, request: RequestContext | null): DeliveryRecord => {
     insertDelivery.run(row);
     if (request) {
-      insertRequest.run(row.id, request.method, request.path, encodeHeaderLines(request.headers));
+      insertRequest.run(row.id, request.method, request.path, JSON.stringify(request.headers));
     }
     return row;
   };
