@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
 
 /** Sends raw header pairs exactly as given (order, case, repeats), as a real sender's stack does. */
@@ -76,7 +77,7 @@ describe('the stored request context of a log entry', () => {
 });
 
 describe('migration 007: request contexts without a rowid', () => {
-  it('keeps every stored request when a version-3 database is upgraded', async () => {
+  it('keeps every stored request when an older database is upgraded', async () => {
     const dataDir = tempDir();
     let relay = await startTestRelay({ dataDir });
     const { webhook, secret } = await relay.createWebhook({ name: 'old', authMode: 'token' });
@@ -95,7 +96,8 @@ describe('migration 007: request contexts without a rowid', () => {
       .all() as [{ delivery_id: string }];
     await relay.core.stop();
 
-    // Put the file back as migration 003 left it: a rowid table, schema version 3.
+    // Put the file back as it was before migration 007: a rowid table, the steps before it applied.
+    const before = schemaVersions.findIndex((v) => v.version === 7);
     const db = new Database(join(dataDir, 'hookport.sqlite'));
     db.exec(`
       CREATE TABLE rc3 (delivery_id TEXT PRIMARY KEY, method TEXT NOT NULL, path TEXT NOT NULL,
@@ -103,8 +105,8 @@ describe('migration 007: request contexts without a rowid', () => {
       INSERT INTO rc3 SELECT * FROM request_contexts;
       DROP TABLE request_contexts;
       ALTER TABLE rc3 RENAME TO request_contexts;
-      PRAGMA user_version = 3;
     `);
+    db.pragma(`user_version = ${before}`);
     db.close();
 
     relay = await startTestRelay({ dataDir });
