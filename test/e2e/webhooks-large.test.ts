@@ -51,6 +51,7 @@ describe('Recent deliveries with 100,000 entries', () => {
         expect(await loadedRows()).toBe(200);
         for (const shown of [400, 600, 800]) {
           await list.hover();
+          // 200 rows of the taller kind: in this narrow list an event type has a line of its own.
           await page.mouse.wheel(0, 200 * 52);
           await waitFor(async () => (await loadedRows()) >= shown, `${shown} rows loaded`);
         }

@@ -12,6 +12,8 @@ function seedId(ms: number, n: number): string {
 }
 
 const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
+/** Most entries name their event, as a GitHub webhook's do; some do not. */
+const EVENT_TYPES = ['pull_request.opened', 'issues.opened', 'push', null] as const;
 
 export interface SeedOptions {
   /** The body of the i-th entry (oldest first), stored when it is Accepted. */
@@ -20,7 +22,7 @@ export interface SeedOptions {
   atOf?: (i: number) => number;
   /** The i-th entry's label; by default Accepted ×3, Duplicate, Rejected (auth), over and over. */
   labelOf?: (i: number) => (typeof LABELS)[number];
-  /** The i-th entry's event type; none by default. */
+  /** The i-th entry's event type; by default a GitHub-like mix, some entries without one. */
   eventTypeOf?: (i: number) => string | null;
 }
 
@@ -33,7 +35,7 @@ export function seedLog(db: Db, uid: string, count: number, options: SeedOptions
   const start = Date.now() - count * 1000;
   const atOf = options.atOf ?? ((i: number) => start + i * 1000);
   const bodyOf = options.bodyOf ?? ((i: number) => `{"n":${i}}`);
-  const eventTypeOf = options.eventTypeOf ?? (() => null);
+  const eventTypeOf = options.eventTypeOf ?? ((i: number) => EVENT_TYPES[i % EVENT_TYPES.length]!);
   const insert = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
                             client_address, reason, duplicate_of, replay_of, event_type)

@@ -4,6 +4,7 @@ import { up as sqliteSessionTokens } from './migrations/002-session-tokens.js';
 import { up as sqliteRequestContext } from './migrations/003-request-context.js';
 import { up as sqliteLogSearchAndAlarms } from './migrations/004-log-search-and-alarms.js';
 import { up as sqliteForwarding } from './migrations/005-forwarding.js';
+import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -57,4 +58,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
     postgres: postgresLogSearchAndAlarms,
   },
   { version: 5, name: 'forwarding', sqlite: sqliteForwarding, postgres: postgresForwarding },
+  {
+    version: 7,
+    name: 'request-contexts-without-rowid',
+    sqlite: sqliteRequestContextsWithoutRowid,
+    // A SQLite storage choice (one B-tree per entry); PostgreSQL's table already has one.
+    postgres: '',
+  },
 ];

@@ -21,7 +21,7 @@ function Check({
   );
 }
 
-/** Test filter's answer as UI.md draws it: the verdict, then the webhook and payload checks. */
+/** Test filter's answer as UI.md draws it: the verdict, then the webhook, payload and header checks. */
 export function FilterVerdict({ result }: { result: TestFilterResult }): ReactNode {
   const triggers = result.verdict === 'Would trigger';
   return (

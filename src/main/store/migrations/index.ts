@@ -4,6 +4,7 @@ import { up as sessionTokens } from './002-session-tokens.js';
 import { up as requestContext } from './003-request-context.js';
 import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
 import { up as forwarding } from './005-forwarding.js';
+import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -14,6 +15,7 @@ const migrations: readonly Migration[] = [
   requestContext,
   logSearchAndAlarms,
   forwarding,
+  requestContextsWithoutRowid,
 ];
 
 export function runMigrations(db: Database.Database): void {

@@ -7,8 +7,7 @@ import { FilterVerdict } from '../../components/FilterVerdict.js';
 import { FailingPaths } from './FailingPaths.js';
 import { FilterLab } from './FilterLab.js';
 import { formatTime } from '../../components/format.js';
-import { toTrigger, type TriggerDraft } from './draft.js';
-import type { FilterCheck } from './filter-text.js';
+import { blockingFilter, toTrigger, type TriggerCheck, type TriggerDraft } from './draft.js';
 import { useDebounced } from './use-debounced.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
@@ -20,14 +19,15 @@ type TestInput = MethodInput<'automations.testFilter'>;
 /** Why there is nothing to test yet, or null when the trigger and a delivery are ready. */
 function notReady(
   trigger: TriggerDraft | undefined,
-  check: FilterCheck | undefined,
+  check: TriggerCheck | undefined,
   index: number,
   deliveryId: string,
 ): string | null {
   if (!trigger || !check) return 'Add a trigger to test it.';
   if (trigger.webhookIds.length === 0)
     return 'Select a webhook under "Webhook received from" to list its deliveries.';
-  if (!check.ok) return `Fix the payload filter of trigger ${index + 1} to test it.`;
+  const blocking = blockingFilter(check);
+  if (blocking) return `Fix the ${blocking} of trigger ${index + 1} to test it.`;
   if (deliveryId === '') return 'Pick a stored delivery to test the trigger against.';
   return null;
 }
@@ -46,7 +46,7 @@ export function TestFilterPanel({
   saves,
 }: {
   triggers: readonly TriggerDraft[];
-  checks: readonly FilterCheck[];
+  checks: readonly TriggerCheck[];
   active: number;
   onActiveChange: (index: number) => void;
   labels: WebhookLabels;

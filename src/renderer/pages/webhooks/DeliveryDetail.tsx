@@ -9,8 +9,11 @@ import { formatBytes, formatCount, isOverBodyLimit } from '../../components/form
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { useToast } from '../../components/toasts.js';
 import { MAX_BODY_BYTES } from '../../../shared/limits.js';
+import { CopyAsCurl } from './CopyAsCurl.js';
+import { EventTypeChip } from './EventTypeChip.js';
 import { ForwardPanel } from './forward/ForwardPanel.js';
 import { PayloadView } from './PayloadView.js';
+import { RequestHeaders } from './RequestHeaders.js';
 import { TestAgainstAutomation } from './TestAgainstAutomation.js';
 import type { DeliveryEntry, Webhook } from './types.js';
 import { IDENTITY_SOURCE_NAMES, plural } from './words.js';
@@ -33,6 +36,24 @@ function Metadata({ entry, webhook }: { entry: DeliveryEntry; webhook: Webhook }
       <dt>Received</dt>
       <dd>
         <time dateTime={entry.receivedAt}>{new Date(entry.receivedAt).toLocaleString()}</time>
+      </dd>
+      <dt>Event type</dt>
+      <dd>
+        {entry.eventType === null ? (
+          <span className="muted">not known</span>
+        ) : (
+          <EventTypeChip eventType={entry.eventType} />
+        )}
+      </dd>
+      <dt>Request</dt>
+      <dd>
+        {entry.method === null ? (
+          <span className="muted">not recorded</span>
+        ) : (
+          <code className="request-target">
+            {entry.method} {entry.path}
+          </code>
+        )}
       </dd>
       <dt>Size</dt>
       <dd>
@@ -165,27 +186,35 @@ export function DeliveryDetail({
                 >
                   Replay
                 </button>
+                <CopyAsCurl entry={data} webhook={webhook} />
               </div>
               <ForwardPanel deliveryId={deliveryId} webhook={webhook} payload={data.payload} />
               <h4>Payload</h4>
-              <PayloadView payload={data.payload} />
+              <PayloadView payload={data.payload} request={data} />
               <h4>Test against an automation</h4>
               <TestAgainstAutomation webhook={webhook} deliveryId={deliveryId} />
             </>
           ) : data.label === 'Accepted' ? (
             <p className="hint no-payload">Its payload is no longer stored.</p>
           ) : (
-            <p className="hint no-payload">
-              No payload is stored for {data.label === 'Duplicate' ? 'duplicate' : 'rejected'}{' '}
-              deliveries: the relay keeps their metadata only.
-              {data.duplicateOf && (
-                <>
-                  {' '}
-                  Open the original, <DeliveryLink webhook={webhook} id={data.duplicateOf} />, to
-                  read the payload.
-                </>
-              )}
-            </p>
+            <>
+              <div className="actions">
+                <CopyAsCurl entry={data} webhook={webhook} />
+              </div>
+              <h4>Request headers</h4>
+              <RequestHeaders method={data.method} path={data.path} headers={data.headers} />
+              <p className="hint no-payload">
+                No payload is stored for {data.label === 'Duplicate' ? 'duplicate' : 'rejected'}{' '}
+                deliveries: the relay keeps their metadata only.
+                {data.duplicateOf && (
+                  <>
+                    {' '}
+                    Open the original, <DeliveryLink webhook={webhook} id={data.duplicateOf} />, to
+                    read the payload.
+                  </>
+                )}
+              </p>
+            </>
           )}
         </>
       )}

@@ -15,7 +15,7 @@ import { formatCount } from '../../components/format.js';
 import { idTime } from '../../../shared/delivery-ids.js';
 import { sampleCommand } from './CreatedPanel.js';
 import { DeliveryFilters } from './DeliveryFilters.js';
-import { deliveryNote } from './delivery-note.js';
+import { hasNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
 import { NO_FILTERS, toQuery, type LogFilters } from './log-filters.js';
 import { ReplayShown } from './ReplayShown.js';
@@ -97,7 +97,7 @@ export function RecentDeliveries({
   const sectionRef = useRef<HTMLElement>(null);
   const noteBelow = useNoteBelow(sectionRef);
   const heightOf = (delivery: Delivery | undefined): number =>
-    noteBelow && delivery && deliveryNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
+    noteBelow && delivery && hasNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
   // Sizes are known from the rows, never measured; a new key function (new rows, or the notes
   // moving to their own line) makes the virtualizer lay them out again.
   const items = log.items;

@@ -7,6 +7,7 @@ import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
+import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
@@ -44,7 +45,11 @@ export function WebhookDetail({
       : null,
   );
 
-  const update = async (changes: { name?: string; deliveryIdHeader?: string | null }) => {
+  const update = async (changes: {
+    name?: string;
+    deliveryIdHeader?: string | null;
+    eventTypePath?: string | null;
+  }) => {
     await client.call('webhooks.update', { uid: webhook.uid, ...changes });
     onChanged();
   };
@@ -138,6 +143,14 @@ export function WebhookDetail({
                   : `Delivery ID header set to ${header}.`,
               );
             }}
+          />
+        </dd>
+        <dt>Event type</dt>
+        <dd>
+          <EventTypeSetting
+            webhook={webhook}
+            blocked={blocked}
+            onSave={(eventTypePath) => update({ eventTypePath })}
           />
         </dd>
         <dt>Created</dt>
