@@ -81,3 +81,18 @@ export interface DeliveryBatchStore {
    */
   commit(batch: BatchItem[]): Promise<BatchResult>;
 }
+
+/** The log entry's fields that come straight from an accept item, whatever it is labelled. */
+export function entryBase(item: AcceptItem) {
+  return {
+    id: item.id,
+    webhookUid: item.webhookUid,
+    size: item.body.length,
+    receivedAt: item.receivedAt,
+    identity: item.identity,
+    identitySource: item.identitySource,
+    clientAddress: item.clientAddress,
+    replayOf: item.replayOf ?? null,
+    eventType: item.eventType,
+  };
+}

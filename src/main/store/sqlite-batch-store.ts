@@ -7,6 +7,7 @@ import type {
   DeliveryBatchStore,
   RequestContext,
 } from './delivery-batch.js';
+import { entryBase } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
 
 export interface BatchStoreOptions {
@@ -52,17 +53,7 @@ export function sqliteBatchCommitter(
   };
 
   const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
-    const base = {
-      id: item.id,
-      webhookUid: item.webhookUid,
-      size: item.body.length,
-      receivedAt: item.receivedAt,
-      identity: item.identity,
-      identitySource: item.identitySource,
-      clientAddress: item.clientAddress,
-      replayOf: item.replayOf ?? null,
-      eventType: item.eventType,
-    };
+    const base = entryBase(item);
     if (!item.replayOf) {
       const previous = findKey.get(item.webhookUid, item.identity);
       if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {

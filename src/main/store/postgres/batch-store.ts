@@ -7,6 +7,7 @@ import type {
   BatchResult,
   DeliveryBatchStore,
 } from '../delivery-batch.js';
+import { entryBase } from '../delivery-batch.js';
 import {
   claimIdentities,
   claimKey,
@@ -96,17 +97,7 @@ function decide(batch: BatchItem[], claims: ClaimResult): BatchResult {
     const item = pending.item;
     const claim = item.replayOf ? null : claims.get(claimKey(item.webhookUid, item.identity))!;
     const accepted = claim === null || (claim.taken && claim.holder === item.id);
-    const base = {
-      id: item.id,
-      webhookUid: item.webhookUid,
-      size: item.body.length,
-      receivedAt: item.receivedAt,
-      identity: item.identity,
-      identitySource: item.identitySource,
-      clientAddress: item.clientAddress,
-      replayOf: item.replayOf ?? null,
-      eventType: item.eventType,
-    };
+    const base = entryBase(item);
     if (accepted) {
       const runIds = item.runs.map((r) => r.id);
       outcomes.push({ label: 'Accepted', deliveryId: item.id, runIds });
