@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// One build for three targets: the Node side (Electron main + the `hookport` CLI share the core),
+// One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
+// which starts the writer thread's script),
 // the sandboxed preload (CommonJS, as Electron's sandbox requires), and the React renderer.
 export default defineConfig({
   main: {
@@ -12,7 +13,11 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src/main/electron/main.ts'),
           cli: resolve(import.meta.dirname, 'src/main/cli/main.ts'),
+          // The SQLite writer thread's script, started from whichever bundle holds the core.
+          'writer-thread': resolve(import.meta.dirname, 'src/main/store/writer-thread.ts'),
         },
+        // Shared chunks sit beside the entries, so the core finds writer-thread.js beside itself.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

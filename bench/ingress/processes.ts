@@ -15,10 +15,10 @@ const bundles = new Map<string, Promise<string>>();
  * tsx: its loader hooks and the name it keeps on every closure cost the relay about a third of
  * its refusal-path throughput, which no user pays.
  */
-function bundled(script: string): Promise<string> {
+function bundled(script: string, extension = '.mjs'): Promise<string> {
   let outfile = bundles.get(script);
   if (!outfile) {
-    const path = join(BUNDLE_DIR, basename(script).replace(/\.ts$/, '.mjs'));
+    const path = join(BUNDLE_DIR, basename(script).replace(/\.ts$/, extension));
     outfile = build({
       entryPoints: [join(REPO_ROOT, script)],
       outfile: path,
@@ -43,11 +43,17 @@ export interface ServerProcess<T> {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry, bundled, in a child process; resolves with its first JSON line. */
+/**
+ * Runs a TypeScript entry, bundled, in a child process; resolves with its first JSON line.
+ * `threads` are worker-thread scripts it starts, bundled beside it as `<name>.js` (where the
+ * relay's core looks for its writer thread).
+ */
 export async function startServer<T>(
   script: string,
   args: string[] = [],
+  threads: string[] = [],
 ): Promise<ServerProcess<T>> {
+  await Promise.all(threads.map((thread) => bundled(thread, '.js')));
   const child = spawn(process.execPath, [await bundled(script), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

@@ -25,6 +25,8 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const SMALL = 1024;
+/** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
+const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
 const LARGE = 64 * 1024;
 
 interface Row {
@@ -108,19 +110,28 @@ async function run(): Promise<void> {
     `${'server'.padEnd(28)} ${'body'.padStart(6)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   statuses`,
   );
   const servers: Array<ServerProcess<unknown>> = [];
-  const started = async <T>(script: string, args: string[] = []): Promise<ServerProcess<T>> => {
-    const server = await startServer<T>(script, args);
+  const started = async <T>(
+    script: string,
+    args: string[] = [],
+    threads: string[] = [],
+  ): Promise<ServerProcess<T>> => {
+    const server = await startServer<T>(script, args, threads);
     servers.push(server);
     return server;
   };
   try {
     const bare = await started<{ url: string }>('bench/ingress/bare-server.ts');
     const naive = await started<{ url: string }>('bench/ingress/naive-server.ts', [dir('naive')]);
-    const relay = await started<BenchRelayInfo>('bench/relay-server.ts', [dir('relay'), 'raised']);
-    const limited = await started<BenchRelayInfo>('bench/relay-server.ts', [
-      dir('relay-default'),
-      'default',
-    ]);
+    const relay = await started<BenchRelayInfo>(
+      'bench/relay-server.ts',
+      [dir('relay'), 'raised'],
+      [RELAY_WRITER_THREAD],
+    );
+    const limited = await started<BenchRelayInfo>(
+      'bench/relay-server.ts',
+      [dir('relay-default'), 'default'],
+      [RELAY_WRITER_THREAD],
+    );
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret}` });
     const paths: Array<[string, string, Record<string, string>]> = [
       ['(a) bare node:http', bare.info.url, {}],

@@ -34,7 +34,7 @@ import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
-import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
+import { SqliteWriterThread } from './store/sqlite-writer-thread.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createRetention } from './store/retention.js';
@@ -49,6 +49,8 @@ const HOUR_MS = 60 * 60_000;
 export interface Core {
   version: string;
   db: Db;
+  /** Where accepted deliveries are committed (the writer thread's own connection to `db`'s file). */
+  writerThread: SqliteWriterThread;
   service: ServiceHandlers;
   events: EventBus;
   secrets: TeamSecrets;
@@ -75,7 +77,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? Date.now;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 
-  const db = openDatabase(join(config.dataDir, 'hookport.sqlite'));
+  const dbFile = join(config.dataDir, 'hookport.sqlite');
+  const db = openDatabase(dbFile);
   const factories = createFactoriesRepository(db);
   factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
   const webhooks = createWebhooksRepository(db);
@@ -122,17 +125,30 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     log,
     now,
   });
-  const writer = new DeliveryWriter(
-    createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }),
-    {
-      onError: (error) =>
-        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
-      onCommit: (committed) => {
-        for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
-        if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
-      },
+  const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
+  // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
+  // while a batch is written and fsynced.
+  let writerThread: SqliteWriterThread;
+  try {
+    writerThread = await SqliteWriterThread.start({
+      file: dbFile,
+      options: { dedupeWindowMs: DEDUPE_WINDOW_MS },
+      log,
+    });
+  } catch (error) {
+    db.close();
+    throw new Error(`The SQLite writer thread could not start: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  const writer = new DeliveryWriter(writerThread, {
+    onError: (error) =>
+      log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+    onCommit: (committed) => {
+      for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
+      if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
     },
-  );
+  });
   const rateLimiter = new SlidingWindowLimiter(
     config.limits?.deliveriesPerMinute ?? DELIVERIES_PER_MINUTE,
     RATE_WINDOW_MS,
@@ -155,7 +171,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     refusals,
   });
 
-  const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   const auth = new AdminAuth(adminToken.value, tokens, now);
   const writes = new SerialQueue();
   const webhookLimit = config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY;
@@ -179,6 +194,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     try {
       await definitions.sync(DEFAULT_FACTORY_ID, { dir: config.definitionsDir });
     } catch (error) {
+      await writerThread.close();
       db.close();
       throw error;
     }
@@ -225,6 +241,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     if (adminApp) admin = await listen(adminApp.app.callback(), '127.0.0.1', adminPort);
   } catch (error) {
     await ingress?.close();
+    await writerThread.close();
     db.close();
     throw error;
   }
@@ -261,6 +278,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   return {
     version,
     db,
+    writerThread,
     service,
     events,
     secrets,
@@ -280,6 +298,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();
         await writer.drain();
+        await writerThread.close();
         await dispatcher.stop();
         await definitions.close();
         db.close();

@@ -5,11 +5,22 @@ import { runMigrations } from './migrations/index.js';
 export type Db = Database.Database;
 
 /**
- * Opens (or creates) the relay's SQLite file. WAL with synchronous=FULL: a commit is on disk
- * before the 202 that depends on it is sent, and readers never block the accept writer.
+ * Opens (or creates) the relay's SQLite file and brings its schema up to date. WAL with
+ * synchronous=FULL: a commit is on disk before the 202 that depends on it is sent, and readers
+ * never block the accept writer.
  */
 export function openDatabase(file: string): Db {
   ownerOnly(file);
+  const db = openConnection(file);
+  runMigrations(db);
+  return db;
+}
+
+/**
+ * One more connection to a relay file that `openDatabase` has prepared, with the same
+ * durability: the writer thread commits deliveries through one of these.
+ */
+export function openConnection(file: string): Db {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -20,7 +31,6 @@ export function openDatabase(file: string): Db {
   }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  runMigrations(db);
   return db;
 }
 

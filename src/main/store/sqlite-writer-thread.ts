@@ -1,0 +1,168 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { describeError, type Logger } from '../log.js';
+import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batch.js';
+import type { BatchStoreOptions } from './sqlite-batch-store.js';
+import {
+  fromThreadError,
+  reviveBuffers,
+  type FromWriterThread,
+  type ToWriterThread,
+  type WriterThreadData,
+} from './writer-thread-protocol.js';
+
+/** After a replacement thread failed to start, commits are refused for this long before another try. */
+const RESTART_BACKOFF_MS = 1_000;
+
+/**
+ * The thread's own V8 heap holds at most a batch or two in flight; a small young generation keeps
+ * its share of the relay's memory small (see README, "Where the memory goes").
+ */
+const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
+
+export interface WriterThreadConfig {
+  /** The relay's SQLite file, already created and migrated by `openDatabase`. */
+  file: string;
+  options: BatchStoreOptions;
+  log: Logger;
+}
+
+interface Waiting {
+  resolve: (result: BatchResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * A `DeliveryBatchStore` that commits on a worker thread with its own SQLite connection, so the
+ * transaction and its fsync leave the main thread to parse and verify the next requests. A
+ * thread that dies fails the batches it held (their senders get 503, never a 202) and is
+ * replaced at the next commit.
+ */
+export class SqliteWriterThread implements DeliveryBatchStore {
+  private worker: Promise<Worker> | null = null;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+  private closing = false;
+  /** After a replacement failed to start: when to try again, and why it failed. */
+  private retryAt = 0;
+  private lastStartError: Error | null = null;
+
+  private constructor(private readonly config: WriterThreadConfig) {}
+
+  /** Resolves once the thread has opened its connection; rejects if it cannot. */
+  static async start(config: WriterThreadConfig): Promise<SqliteWriterThread> {
+    const thread = new SqliteWriterThread(config);
+    await thread.running();
+    return thread;
+  }
+
+  /** Batches handed over and not yet answered (what a dying thread would fail). */
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  commit(batch: BatchItem[]): Promise<BatchResult> {
+    if (this.closing) return Promise.reject(new Error('the SQLite writer thread is closed'));
+    return this.running().then(
+      (worker) =>
+        new Promise<BatchResult>((resolve, reject) => {
+          const id = this.nextId++;
+          this.waiting.set(id, { resolve, reject });
+          worker.postMessage({ type: 'commit', id, batch } satisfies ToWriterThread);
+        }),
+    );
+  }
+
+  /** Ends the thread as a crash would (supervision and tests); what it held fails. */
+  async terminate(): Promise<void> {
+    const worker = await this.worker?.catch(() => null);
+    await worker?.terminate();
+  }
+
+  /** Call once nothing is in flight (after `DeliveryWriter.drain`): closes the thread's connection. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const worker = await this.worker?.catch(() => null);
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' } satisfies ToWriterThread);
+    await exited;
+  }
+
+  private running(): Promise<Worker> {
+    if (this.worker) return this.worker;
+    if (Date.now() < this.retryAt) {
+      return Promise.reject(
+        new Error(`the SQLite writer thread cannot start: ${this.lastStartError?.message ?? ''}`),
+      );
+    }
+    const worker = this.spawn();
+    this.worker = worker;
+    const forget = (): void => {
+      if (this.worker === worker) this.worker = null;
+    };
+    worker.then(
+      (started) => started.once('exit', forget),
+      (error: Error) => {
+        this.lastStartError = error;
+        this.retryAt = Date.now() + RESTART_BACKOFF_MS;
+        forget();
+      },
+    );
+    return worker;
+  }
+
+  private spawn(): Promise<Worker> {
+    const worker = startWorker({ file: this.config.file, options: this.config.options });
+    let ready = false;
+    let crash: Error | null = null;
+    return new Promise<Worker>((resolve, reject) => {
+      worker.on('message', (message: FromWriterThread) => {
+        if (message.type === 'ready') {
+          ready = true;
+          return resolve(worker);
+        }
+        if (message.type === 'open-failed') return reject(fromThreadError(message.error));
+        const waiting = this.waiting.get(message.id);
+        this.waiting.delete(message.id);
+        if (message.type === 'committed') waiting?.resolve(reviveBuffers(message.result));
+        else waiting?.reject(fromThreadError(message.error));
+      });
+      worker.on('error', (error) => (crash = error));
+      worker.once('exit', (code) => {
+        const why = `exit code ${code}${crash ? `, ${describeError(crash)}` : ''}`;
+        const stopped = new Error(`the SQLite writer thread stopped (${why})`);
+        reject(stopped);
+        if (!ready || (this.closing && this.waiting.size === 0)) return;
+        this.config.log.error(
+          `[store] the SQLite writer thread stopped unexpectedly (${why}); ${this.waiting.size} ` +
+            'batch(es) it held were not acknowledged (their senders got 503); a new thread starts with the next delivery',
+        );
+        for (const { reject: fail } of this.waiting.values()) fail(stopped);
+        this.waiting.clear();
+      });
+    });
+  }
+}
+
+/**
+ * The thread's script sits beside the code that starts it: writer-thread.js beside the bundle
+ * (electron-vite's out/main, the benchmark's out/bench), or writer-thread.ts when running from
+ * sources (tsx, vitest), where the thread registers tsx before importing it.
+ */
+function startWorker(data: WriterThreadData): Worker {
+  const here = import.meta.url;
+  const fromSources = here.endsWith('.ts');
+  const script = new URL(fromSources ? './writer-thread.ts' : './writer-thread.js', here);
+  const options = { workerData: data, resourceLimits: THREAD_LIMITS };
+  if (!fromSources) return new Worker(script, options);
+  const tsx = join(
+    dirname(createRequire(here).resolve('tsx/package.json')),
+    'dist/esm/api/index.mjs',
+  );
+  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)})
+    .then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
