@@ -31,7 +31,29 @@ export function openConnection(file: string): Db {
   }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  beginImmediate(db);
   return db;
+}
+
+/**
+ * Two connections write the relay's file: the main thread's and the writer thread's. In WAL mode
+ * a transaction that has read cannot wait for the other's write lock once it wants to write
+ * (SQLite answers SQLITE_BUSY at once rather than risk a deadlock), so every transaction on
+ * these connections takes the write lock as it begins, waiting up to busy_timeout for it.
+ */
+function beginImmediate(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const tx = transaction(fn);
+    const begin = (...args: unknown[]): unknown => tx.immediate(...args);
+    return Object.assign(begin, {
+      default: begin,
+      immediate: begin,
+      deferred: (...args: unknown[]): unknown => tx.deferred(...args),
+      exclusive: (...args: unknown[]): unknown => tx.exclusive(...args),
+      database: db,
+    });
+  }) as Db['transaction'];
 }
 
 /**

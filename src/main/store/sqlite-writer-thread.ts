@@ -17,16 +17,18 @@ import {
 const RESTART_BACKOFF_MS = 1_000;
 
 /**
- * The thread's own V8 heap holds at most a batch or two in flight; a small young generation keeps
- * its share of the relay's memory small (see README, "Where the memory goes").
+ * The thread's own V8 heap holds a batch or two at a time; a small young generation keeps its
+ * share of the relay's memory small (see README, "Where the memory goes").
  */
-const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
+const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
 
 export interface WriterThreadConfig {
   /** The relay's SQLite file, already created and migrated by `openDatabase`. */
   file: string;
   options: BatchStoreOptions;
   log: Logger;
+  /** The thread's V8 heap limits; a thread that runs out of its heap dies (and is replaced). */
+  resourceLimits?: ResourceLimits;
 }
 
 interface Waiting {
@@ -38,7 +40,8 @@ interface Waiting {
  * A `DeliveryBatchStore` that commits on a worker thread with its own SQLite connection, so the
  * transaction and its fsync leave the main thread to parse and verify the next requests. A
  * thread that dies fails the batches it held (their senders get 503, never a 202) and is
- * replaced at the next commit.
+ * replaced at the next commit. (Never `worker.terminate()` it: a thread ended inside a
+ * better-sqlite3 call aborts the whole process.)
  */
 export class SqliteWriterThread implements DeliveryBatchStore {
   private worker: Promise<Worker> | null = null;
@@ -75,12 +78,6 @@ export class SqliteWriterThread implements DeliveryBatchStore {
     );
   }
 
-  /** Ends the thread as a crash would (supervision and tests); what it held fails. */
-  async terminate(): Promise<void> {
-    const worker = await this.worker?.catch(() => null);
-    await worker?.terminate();
-  }
-
   /** Call once nothing is in flight (after `DeliveryWriter.drain`): closes the thread's connection. */
   async close(): Promise<void> {
     this.closing = true;
@@ -115,7 +112,10 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   }
 
   private spawn(): Promise<Worker> {
-    const worker = startWorker({ file: this.config.file, options: this.config.options });
+    const worker = startWorker(
+      { file: this.config.file, options: this.config.options },
+      this.config.resourceLimits ?? THREAD_LIMITS,
+    );
     let ready = false;
     let crash: Error | null = null;
     return new Promise<Worker>((resolve, reject) => {
@@ -152,11 +152,11 @@ export class SqliteWriterThread implements DeliveryBatchStore {
  * (electron-vite's out/main, the benchmark's out/bench), or writer-thread.ts when running from
  * sources (tsx, vitest), where the thread registers tsx before importing it.
  */
-function startWorker(data: WriterThreadData): Worker {
+function startWorker(data: WriterThreadData, resourceLimits: ResourceLimits): Worker {
   const here = import.meta.url;
   const fromSources = here.endsWith('.ts');
   const script = new URL(fromSources ? './writer-thread.ts' : './writer-thread.js', here);
-  const options = { workerData: data, resourceLimits: THREAD_LIMITS };
+  const options = { workerData: data, resourceLimits };
   if (!fromSources) return new Worker(script, options);
   const tsx = join(
     dirname(createRequire(here).resolve('tsx/package.json')),
