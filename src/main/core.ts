@@ -9,7 +9,7 @@ import type { CoreConfig } from './config.js';
 import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
 import { listen, type Listener } from './http/listener.js';
-import { createIngressApp } from './ingress/app.js';
+import { createIngressHandler } from './ingress/door.js';
 import {
   DEDUPE_WINDOW_MS,
   DELIVERIES_PER_MINUTE,
@@ -156,7 +156,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
   const refusals = new RefusalTally(log);
 
-  const ingressApp = createIngressApp({
+  const ingressHandler = createIngressHandler({
     webhooks: directory,
     secrets,
     schemes: getSignatureScheme,
@@ -237,7 +237,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       })
     : null;
   try {
-    ingress = await listen(ingressApp.callback(), config.ingress.host, config.ingress.port);
+    ingress = await listen(ingressHandler, config.ingress.host, config.ingress.port);
     if (adminApp) admin = await listen(adminApp.app.callback(), '127.0.0.1', adminPort);
   } catch (error) {
     await ingress?.close();

@@ -1,44 +1,44 @@
-import Koa, { type Context } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import Koa from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import {
-  abandon,
-  declaredSize,
-  refuseTooMany,
-  rejectAuth,
-  rejectTooLarge,
-  rejectWithLog,
-} from './refusals.js';
-import { NOT_FOUND_MESSAGE, replyError, replyJson } from './reply.js';
-import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
-import { clientAddress } from './steps/client-address.js';
+import { abandon, refuseTooMany, rejectAuth, rejectTooLarge, rejectWithLog } from './refusals.js';
+import { replyError, replyJson } from './reply.js';
 import { deliveryIdentity } from './steps/identity.js';
-import { matchIngressPath } from './steps/match-path.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
-export function createIngressApp(deps: IngressDeps): Koa {
+/**
+ * The ingress Koa app: the health check, and every POST the door (door.ts) admitted, from its
+ * body to the 202. `admitted` gives the door's findings for a request.
+ */
+export function createIngressApp(
+  deps: IngressDeps,
+  admitted: (req: IncomingMessage) => Attempt | null,
+): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx) => {
+    // Every ingress answer is written to the response directly (reply.ts).
+    ctx.respond = false;
+    const attempt = admitted(ctx.req);
+    if (!attempt) return answerHealthCheck(ctx.req, ctx.res);
     try {
-      await handle(ctx, deps);
+      await receive(attempt);
     } catch (error) {
       deps.log.error(`[ingress] could not record a delivery: ${describeError(error)}`);
-      if (!ctx.headerSent) {
+      if (!ctx.res.headersSent) {
         replyError(
-          ctx,
+          ctx.res,
           503,
           'unavailable',
           'The relay could not record this delivery. Retry later.',
-          {
-            'Retry-After': '5',
-          },
+          { 'Retry-After': '5' },
         );
       }
     }
@@ -46,50 +46,17 @@ export function createIngressApp(deps: IngressDeps): Koa {
   return app;
 }
 
-async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
-  const rawUrl = ctx.req.url ?? '/';
-  // Health checkers may add a query string (a cache buster); it does not matter here.
-  if (rawUrl === '/healthz' || rawUrl.startsWith('/healthz?')) {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      return replyError(ctx, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
-    }
-    ctx.body = { ok: true };
-    return;
+function answerHealthCheck(req: IncomingMessage, res: Attempt['res']): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
   }
-  const target = matchIngressPath(rawUrl);
-  if (!target) return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
-  if (ctx.method !== 'POST') {
-    return replyError(ctx, 405, 'method_not_allowed', 'Send deliveries with POST.', {
-      Allow: 'POST',
-    });
-  }
-  const webhook = deps.webhooks.get(target.uid);
-  const pathFitsMode = target.token === null || webhook?.authMode === 'url_token';
-  if (!webhook || !webhook.enabled || !pathFitsMode) {
-    deps.refusals.add(404, 'no such enabled webhook');
-    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
-  }
-  const attempt: Attempt = {
-    ctx,
-    deps,
-    webhook,
-    target,
-    client: clientAddress(ctx.req, deps.trustProxy),
-    receivedAt: deps.now(),
-  };
-  const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
+  replyJson(res, 200, { ok: true });
+}
 
-  if (webhook.authMode !== 'signature') {
-    const failure =
-      secret === undefined
-        ? 'the webhook secret is missing from the secret store'
-        : webhook.authMode === 'token'
-          ? checkBearerToken(ctx.req.headersDistinct.authorization, secret)
-          : checkUrlToken(target.token, secret);
-    if (failure) return rejectAuth(attempt, failure, declaredSize(ctx), null);
-  }
-
-  const read = await readBody(ctx.req, MAX_BODY_BYTES);
+/** PRODUCT §3 steps 3–9: the body with its limit, signature, budgets, JSON, identity, commit. */
+async function receive(attempt: Attempt): Promise<void> {
+  const { req, deps, webhook } = attempt;
+  const read = await readBody(req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
   if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
   const body = read.body;
@@ -97,15 +64,15 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
   let providerDeliveryId: string | null = null;
   if (webhook.authMode === 'signature') {
     const verdict =
-      secret === undefined || webhook.signatureScheme === null
+      attempt.secret === undefined || webhook.signatureScheme === null
         ? ({
             ok: false,
             reason: 'the webhook signing secret is missing from the secret store',
           } as const)
         : deps.schemes(webhook.signatureScheme).verify({
-            headers: ctx.req.headersDistinct,
+            headers: req.headersDistinct,
             body,
-            secret,
+            secret: attempt.secret,
             now: attempt.receivedAt,
             options: webhook.signatureOptions,
           });
@@ -113,15 +80,17 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     providerDeliveryId = verdict.deliveryId;
   }
 
-  const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
-  if (wait > 0) {
-    const limit = deps.rateLimiter.limit;
-    return refuseTooMany(
-      attempt,
-      'delivery rate limit',
-      `More than ${limit} deliveries in a minute.`,
-      wait,
-    );
+  if (!attempt.rateCounted) {
+    const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
+    if (wait > 0) {
+      const limit = deps.rateLimiter.limit;
+      return refuseTooMany(
+        attempt,
+        'delivery rate limit',
+        `More than ${limit} deliveries in a minute.`,
+        wait,
+      );
+    }
   }
 
   const parsed = parseJsonBody(body);
@@ -138,7 +107,7 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
 
   const id = newDeliveryId(attempt.receivedAt);
   const identity = deliveryIdentity(
-    ctx.req.headersDistinct,
+    req.headersDistinct,
     body,
     webhook.deliveryIdHeader,
     providerDeliveryId,
@@ -163,5 +132,5 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     describeOutcome(outcome),
     attempt.client,
   );
-  replyJson(ctx, 202, { delivery_id: id });
+  replyJson(attempt.res, 202, { delivery_id: id });
 }

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
@@ -30,12 +30,17 @@ export interface IngressDeps {
   refusals: Pick<RefusalTally, 'add'>;
 }
 
-/** One POST as it moves through the steps. */
+/** One POST to a webhook as it moves through the steps. */
 export interface Attempt {
-  ctx: Context;
+  req: IncomingMessage;
+  res: ServerResponse;
   deps: IngressDeps;
   webhook: WebhookRecord;
   target: IngressTarget;
   client: string;
   receivedAt: number;
+  /** The webhook's secret as cached, if the secret store has it. */
+  secret: string | undefined;
+  /** The delivery rate was already counted, before the body (see door.ts). */
+  rateCounted: boolean;
 }

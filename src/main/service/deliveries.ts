@@ -1,6 +1,7 @@
 import { ACTIVITY_HOURS, type LabelCounts } from '../../shared/contract/deliveries.js';
 import { ApiError } from '../../shared/errors.js';
 import { DELIVERY_LABELS } from '../../shared/labels.js';
+import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { deliveryJson, iso, isoOrNull } from './to-json.js';
@@ -10,17 +11,24 @@ const HOUR_MS = 60 * 60_000;
 const emptyCounts = (): LabelCounts =>
   Object.fromEntries(DELIVERY_LABELS.map((label) => [label, 0])) as LabelCounts;
 
+/**
+ * Reads of the log first wait for the batch being written: a rejection is answered before its
+ * entry is committed (it rides the next batch), and what the relay has answered is in what the
+ * operator reads. Later arrivals are not waited for.
+ */
 export function deliveryHandlers(
-  deps: ServiceDeps,
+  deps: ServiceDeps & { writer: Pick<DeliveryWriter, 'settled'> },
 ): Pick<ServiceHandlers, 'deliveries.list' | 'deliveries.get' | 'deliveries.activity'> {
   return {
-    'deliveries.list': ({ uid, limit, before, label, identity }) => {
+    'deliveries.list': async ({ uid, limit, before, label, identity }) => {
+      await deps.writer.settled();
       // A deleted webhook's log stays readable: automations may still point at it.
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
       const page = deps.deliveries.page(uid, limit, before ?? null, { label, identity });
-      return Promise.resolve({ items: page.items.map(deliveryJson), nextBefore: page.nextBefore });
+      return { items: page.items.map(deliveryJson), nextBefore: page.nextBefore };
     },
-    'deliveries.get': ({ id }) => {
+    'deliveries.get': async ({ id }) => {
+      await deps.writer.settled();
       const delivery = deps.deliveries.get(id);
       if (!delivery) throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
       // Only accepted deliveries store a payload (seed §2.2); the bytes parsed as UTF-8 JSON.
@@ -28,9 +36,10 @@ export function deliveryHandlers(
         delivery.label === 'Accepted'
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
-      return Promise.resolve({ ...deliveryJson(delivery), payload });
+      return { ...deliveryJson(delivery), payload };
     },
-    'deliveries.activity': ({ factory }) => {
+    'deliveries.activity': async ({ factory }) => {
+      await deps.writer.settled();
       requireFactory(deps, factory);
       // Clock hours, the last one still running: the buckets stay put between reads.
       const since = (Math.floor(deps.now() / HOUR_MS) - (ACTIVITY_HOURS - 1)) * HOUR_MS;
@@ -42,14 +51,14 @@ export function deliveryHandlers(
         const hour = byUid.get(row.uid)?.[Math.min(row.hour, ACTIVITY_HOURS - 1)];
         if (hour) hour[row.label] += row.n;
       }
-      return Promise.resolve({
+      return {
         since: iso(since),
         items: [...byUid].map(([uid, hours]) => ({
           uid,
           hours,
           lastDeliveryAt: isoOrNull(deps.deliveries.latestAt(uid)),
         })),
-      });
+      };
     },
   };
 }
