@@ -7,6 +7,7 @@ import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batc
 import type { BatchStoreOptions } from './sqlite-batch-store.js';
 import {
   fromThreadError,
+  movableCopy,
   reviveBuffers,
   type FromWriterThread,
   type ToWriterThread,
@@ -73,7 +74,13 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         new Promise<BatchResult>((resolve, reject) => {
           const id = this.nextId++;
           this.waiting.set(id, { resolve, reject });
-          worker.postMessage({ type: 'commit', id, batch } satisfies ToWriterThread);
+          const transfer: ArrayBuffer[] = [];
+          const message: ToWriterThread = {
+            type: 'commit',
+            id,
+            batch: movableCopy(batch, transfer),
+          };
+          worker.postMessage(message, transfer);
         }),
     );
   }
