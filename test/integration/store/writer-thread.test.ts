@@ -110,9 +110,16 @@ describe('the SQLite writer thread', () => {
       log,
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
     });
-    const huge = Array.from({ length: 300_000 }, (_, i) =>
-      accept(`dlv_huge_${i}`, `huge-${i}`, Buffer.from('{}')),
-    );
+    // Run inputs are strings on the thread's heap: twenty of a megabyte each will not fit.
+    const huge = Array.from({ length: 20 }, (_, i): BatchItem => {
+      const item = accept(`dlv_huge_${i}`, `huge-${i}`, Buffer.from('{}'));
+      if (item.kind === 'accept') {
+        item.item.runs = [
+          { id: `run_${i}`, automationId: 'aut_x', input: `${i}`.repeat(1_000_000) },
+        ];
+      }
+      return item;
+    });
     await expect(thread.commit(huge)).rejects.toThrow(
       /^the SQLite writer thread stopped \(exit code 1, Error: Worker terminated due to reaching memory limit/,
     );
