@@ -1,4 +1,5 @@
 import type { RunOutcome } from '../../store/runs-repo.js';
+import type { RunProcess } from '../run-process.js';
 
 /** What an executor gets: the run, its input and payload, and a signal that fires when the relay stops. */
 export interface RunJob {
@@ -11,6 +12,8 @@ export interface RunJob {
   /** event-payload.json: the raw body bytes exactly as received. */
   payload: Buffer;
   signal: AbortSignal;
+  /** A `command` run's program has started: recorded so that a later start can find it. */
+  started: (process: RunProcess) => void;
 }
 
 /** How the run ended; `interrupted` is the dispatcher's to decide (the relay stopped). */
