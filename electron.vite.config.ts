@@ -1,6 +1,20 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+
+// Building needs Electron's version, not Electron. It is an optional dependency (its install
+// fetches a binary from GitHub's downloads, which some machines cannot reach, and the relay does
+// not need it); where it did not install, the major version package.json asks for stands in.
+const electronPackage = resolve(import.meta.dirname, 'node_modules/electron/package.json');
+if (!process.env.ELECTRON_MAJOR_VER && !existsSync(electronPackage)) {
+  const manifest = JSON.parse(
+    readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8'),
+  ) as {
+    optionalDependencies: { electron: string };
+  };
+  process.env.ELECTRON_MAJOR_VER = /\d+/.exec(manifest.optionalDependencies.electron)![0];
+}
 
 // One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
 // which starts the writer thread's script),
