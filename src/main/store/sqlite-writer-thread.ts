@@ -16,6 +16,11 @@ import {
 
 /** After a replacement thread failed to start, commits are refused for this long before another try. */
 const RESTART_BACKOFF_MS = 1_000;
+/**
+ * A thread with nothing to write for this long is closed, and its memory (about 7 MB) with it;
+ * the next delivery starts another, which takes a few tens of milliseconds.
+ */
+export const IDLE_CLOSE_MS = 30_000;
 
 /**
  * The thread's own V8 heap holds a batch or two at a time; a small young generation keeps its
@@ -30,6 +35,8 @@ export interface WriterThreadConfig {
   log: Logger;
   /** The thread's V8 heap limits; a thread that runs out of its heap dies (and is replaced). */
   resourceLimits?: ResourceLimits;
+  /** Default IDLE_CLOSE_MS. */
+  idleCloseMs?: number;
 }
 
 interface Waiting {
@@ -41,8 +48,8 @@ interface Waiting {
  * A `DeliveryBatchStore` that commits on a worker thread with its own SQLite connection, so the
  * transaction and its fsync leave the main thread to parse and verify the next requests. A
  * thread that dies fails the batches it held (their senders get 503, never a 202) and is
- * replaced at the next commit. (Never `worker.terminate()` it: a thread ended inside a
- * better-sqlite3 call aborts the whole process.)
+ * replaced at the next commit; an idle one is closed until needed. (Never `worker.terminate()`
+ * it: a thread ended inside a better-sqlite3 call aborts the whole process.)
  */
 export class SqliteWriterThread implements DeliveryBatchStore {
   private worker: Promise<Worker> | null = null;
@@ -52,6 +59,10 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   /** After a replacement failed to start: when to try again, and why it failed. */
   private retryAt = 0;
   private lastStartError: Error | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  /** Threads asked to close (idle, or at shutdown): their exit is no accident. */
+  private readonly ending = new WeakSet<Worker>();
+  private retiring: Promise<void> | null = null;
 
   private constructor(private readonly config: WriterThreadConfig) {}
 
@@ -67,8 +78,14 @@ export class SqliteWriterThread implements DeliveryBatchStore {
     return this.waiting.size;
   }
 
+  /** A thread is running (or starting): false while idle-closed. */
+  get awake(): boolean {
+    return this.worker !== null;
+  }
+
   commit(batch: BatchItem[]): Promise<BatchResult> {
     if (this.closing) return Promise.reject(new Error('the SQLite writer thread is closed'));
+    this.stayAwake();
     return this.running().then(
       (worker) =>
         new Promise<BatchResult>((resolve, reject) => {
@@ -88,11 +105,39 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   /** Call once nothing is in flight (after `DeliveryWriter.drain`): closes the thread's connection. */
   async close(): Promise<void> {
     this.closing = true;
+    this.stayAwake();
+    await this.retiring;
     const worker = await this.worker?.catch(() => null);
-    if (!worker) return;
+    if (worker) await this.end(worker);
+  }
+
+  private stayAwake(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /** With nothing in flight, the thread is closed after IDLE_CLOSE_MS unless a batch comes first. */
+  private idle(): void {
+    if (this.waiting.size > 0 || this.closing) return;
+    this.stayAwake();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      const worker = this.worker;
+      if (!worker || this.waiting.size > 0) return;
+      this.worker = null;
+      this.retiring = worker.then(
+        (w) => this.end(w),
+        () => undefined,
+      );
+    }, this.config.idleCloseMs ?? IDLE_CLOSE_MS);
+    this.idleTimer.unref();
+  }
+
+  private end(worker: Worker): Promise<void> {
+    this.ending.add(worker);
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ type: 'close' } satisfies ToWriterThread);
-    await exited;
+    return exited;
   }
 
   private running(): Promise<Worker> {
@@ -129,6 +174,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       worker.on('message', (message: FromWriterThread) => {
         if (message.type === 'ready') {
           ready = true;
+          this.idle();
           return resolve(worker);
         }
         if (message.type === 'open-failed') return reject(fromThreadError(message.error));
@@ -136,13 +182,14 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         this.waiting.delete(message.id);
         if (message.type === 'committed') waiting?.resolve(reviveBuffers(message.result));
         else waiting?.reject(fromThreadError(message.error));
+        this.idle();
       });
       worker.on('error', (error) => (crash = error));
       worker.once('exit', (code) => {
         const why = `exit code ${code}${crash ? `, ${describeError(crash)}` : ''}`;
         const stopped = new Error(`the SQLite writer thread stopped (${why})`);
         reject(stopped);
-        if (!ready || (this.closing && this.waiting.size === 0)) return;
+        if (!ready || this.ending.has(worker)) return;
         this.config.log.error(
           `[store] the SQLite writer thread stopped unexpectedly (${why}); ${this.waiting.size} ` +
             'batch(es) it held were not acknowledged (their senders got 503); a new thread starts with the next delivery',

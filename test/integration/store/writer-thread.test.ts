@@ -6,6 +6,7 @@ import { openDatabase, type Db } from '../../../src/main/store/db.js';
 import type { AcceptItem, BatchItem } from '../../../src/main/store/delivery-batch.js';
 import { SqliteWriterThread } from '../../../src/main/store/sqlite-writer-thread.js';
 import { tempDir } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
 
 const accept = (id: string, identity: string, body: Buffer): BatchItem => ({
   kind: 'accept',
@@ -132,6 +133,21 @@ describe('the SQLite writer thread', () => {
 
     await thread.commit([accept('dlv_after', 'after', Buffer.from('"after"'))]);
     expect(payload('dlv_after')?.toString()).toBe('"after"');
+  });
+
+  it('closes an idle thread, and starts another for the next batch', async () => {
+    await thread!.close();
+    thread = await SqliteWriterThread.start({
+      file,
+      options: { dedupeWindowMs: 60_000 },
+      log,
+      idleCloseMs: 50,
+    });
+    await thread.commit([accept('dlv_before', 'before', Buffer.from('1'))]);
+    await waitFor(() => !thread!.awake, 'the idle thread to close');
+    await thread.commit([accept('dlv_woken', 'woken', Buffer.from('2'))]);
+    expect(labels()).toEqual(['Accepted', 'Accepted']);
+    expect(logged).toEqual([]);
   });
 
   it('refuses batches once closed', async () => {
