@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
+import type { AcceptItem } from '../store/delivery-batch.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import { abandon, refuseTooMany, rejectAuth, rejectTooLarge, rejectWithLog } from './refusals.js';
@@ -53,14 +54,35 @@ function answerHealthCheck(req: IncomingMessage, res: Attempt['res']): void {
   replyJson(res, 200, { ok: true });
 }
 
-/** PRODUCT §3 steps 3–9: the body with its limit, signature, budgets, JSON, identity, commit. */
+/** PRODUCT §3 steps 3–9: the body with its limit, then the steps over it, then the commit. */
 async function receive(attempt: Attempt): Promise<void> {
-  const { req, deps, webhook } = attempt;
-  const read = await readBody(req, MAX_BODY_BYTES);
+  const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
   if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
-  const body = read.body;
+  const item = acceptable(attempt, read.body);
+  if (!item) return;
+  const { deps, webhook } = attempt;
+  const outcome = await deps.writer.accept(item);
+  logDelivery(
+    deps.log,
+    202,
+    outcome.label,
+    webhook.uid,
+    item.id,
+    item.body.length,
+    describeOutcome(outcome),
+    attempt.client,
+  );
+  replyJson(attempt.res, 202, { delivery_id: item.id });
+}
 
+/**
+ * Signature, budgets, JSON, identity and the runs to queue: what to commit, or null once refused.
+ * Synchronous on purpose: the parsed payload is garbage before the commit is awaited, so requests
+ * waiting for their commit do not keep (and promote) a parsed copy of every body.
+ */
+function acceptable(attempt: Attempt, body: Buffer): AcceptItem | null {
+  const { req, deps, webhook } = attempt;
   let providerDeliveryId: string | null = null;
   if (webhook.authMode === 'signature') {
     const verdict =
@@ -76,7 +98,10 @@ async function receive(attempt: Attempt): Promise<void> {
             now: attempt.receivedAt,
             options: webhook.signatureOptions,
           });
-    if (!verdict.ok) return rejectAuth(attempt, verdict.reason, body.length, body);
+    if (!verdict.ok) {
+      rejectAuth(attempt, verdict.reason, body.length, body);
+      return null;
+    }
     providerDeliveryId = verdict.deliveryId;
   }
 
@@ -84,26 +109,26 @@ async function receive(attempt: Attempt): Promise<void> {
     const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
     if (wait > 0) {
       const limit = deps.rateLimiter.limit;
-      return refuseTooMany(
-        attempt,
-        'delivery rate limit',
-        `More than ${limit} deliveries in a minute.`,
-        wait,
-      );
+      const message = `More than ${limit} deliveries in a minute.`;
+      refuseTooMany(attempt, 'delivery rate limit', message, wait);
+      return null;
     }
   }
 
   const parsed = parseJsonBody(body);
-  if (!parsed.ok)
-    return rejectWithLog(
+  if (!parsed.ok) {
+    const reason = parsed.reason;
+    rejectWithLog(
       attempt,
       400,
       'invalid_json',
       'Rejected (invalid JSON)',
-      parsed.reason,
+      reason,
       body.length,
       body,
     );
+    return null;
+  }
 
   const id = newDeliveryId(attempt.receivedAt);
   const identity = deliveryIdentity(
@@ -112,7 +137,7 @@ async function receive(attempt: Attempt): Promise<void> {
     webhook.deliveryIdHeader,
     providerDeliveryId,
   );
-  const outcome = await deps.writer.accept({
+  return {
     id,
     webhookUid: webhook.uid,
     receivedAt: attempt.receivedAt,
@@ -121,16 +146,5 @@ async function receive(attempt: Attempt): Promise<void> {
     identitySource: identity.source,
     clientAddress: attempt.client,
     runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt)),
-  });
-  logDelivery(
-    deps.log,
-    202,
-    outcome.label,
-    webhook.uid,
-    id,
-    body.length,
-    describeOutcome(outcome),
-    attempt.client,
-  );
-  replyJson(attempt.res, 202, { delivery_id: id });
+  };
 }

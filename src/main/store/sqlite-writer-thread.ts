@@ -4,11 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batch.js';
+import { SharedScratch } from './shared-scratch.js';
 import type { BatchStoreOptions } from './sqlite-batch-store.js';
 import {
   fromThreadError,
-  movableCopy,
+  byteLength,
   reviveBuffers,
+  sharedCopy,
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
@@ -42,6 +44,8 @@ export interface WriterThreadConfig {
 interface Waiting {
   resolve: (result: BatchResult) => void;
   reject: (error: Error) => void;
+  /** Where the batch's bytes are: the thread reads them until it answers. */
+  scratch: SharedArrayBuffer;
 }
 
 /**
@@ -54,6 +58,7 @@ interface Waiting {
 export class SqliteWriterThread implements DeliveryBatchStore {
   private worker: Promise<Worker> | null = null;
   private readonly waiting = new Map<number, Waiting>();
+  private readonly scratch = new SharedScratch();
   private nextId = 1;
   private closing = false;
   /** After a replacement failed to start: when to try again, and why it failed. */
@@ -90,14 +95,10 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       (worker) =>
         new Promise<BatchResult>((resolve, reject) => {
           const id = this.nextId++;
-          this.waiting.set(id, { resolve, reject });
-          const transfer: ArrayBuffer[] = [];
-          const message: ToWriterThread = {
-            type: 'commit',
-            id,
-            batch: movableCopy(batch, transfer),
-          };
-          worker.postMessage(message, transfer);
+          const scratch = this.scratch.take(byteLength(batch));
+          this.waiting.set(id, { resolve, reject, scratch });
+          const message: ToWriterThread = { type: 'commit', id, batch: sharedCopy(batch, scratch) };
+          worker.postMessage(message);
         }),
     );
   }
@@ -180,6 +181,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         if (message.type === 'open-failed') return reject(fromThreadError(message.error));
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
+        if (waiting) this.scratch.give(waiting.scratch);
         if (message.type === 'committed') waiting?.resolve(reviveBuffers(message.result));
         else waiting?.reject(fromThreadError(message.error));
         this.idle();

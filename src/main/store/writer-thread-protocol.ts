@@ -35,41 +35,52 @@ export function fromThreadError({ name, message, code }: ThreadError): Error {
 /**
  * Structured clone turns a Buffer into a plain Uint8Array. Whatever fields the batch items carry,
  * each byte array becomes a Buffer again (a view, no copy), so the types on both sides stay true.
- * The ArrayBuffers behind them are added to `received`, when given.
  */
-export function reviveBuffers<T>(value: T, received?: Set<ArrayBuffer>): T {
+export function reviveBuffers<T>(value: T): T {
   if (value instanceof Uint8Array) {
-    if (value.buffer instanceof ArrayBuffer) received?.add(value.buffer);
     return (
       Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.length)
     ) as T;
   }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = reviveBuffers(value[i] as unknown, received);
+    for (let i = 0; i < value.length; i++) value[i] = reviveBuffers(value[i] as unknown);
     return value;
   }
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = reviveBuffers(record[key], received);
+    for (const key of Object.keys(record)) record[key] = reviveBuffers(record[key]);
   }
   return value;
 }
 
-/**
- * A copy of `value` in which every byte array is a copy in an ArrayBuffer of its own, listed in
- * `transfer`. Posted with that list, the bytes move to the thread rather than being copied into
- * the message and out of it again; the caller's own buffers stay as they were.
- */
-export function movableCopy<T>(value: T, transfer: ArrayBuffer[]): T {
-  if (value instanceof Uint8Array) {
-    const copy = new Uint8Array(value);
-    transfer.push(copy.buffer);
-    return copy as T;
+/** How many bytes the byte arrays in `value` hold, whatever fields they are in. */
+export function byteLength(value: unknown): number {
+  if (value instanceof Uint8Array) return value.length;
+  if (Array.isArray(value))
+    return value.reduce((sum: number, v: unknown) => sum + byteLength(v), 0);
+  if (value !== null && typeof value === 'object') {
+    return Object.values(value).reduce((sum: number, v: unknown) => sum + byteLength(v), 0);
   }
-  if (Array.isArray(value)) return value.map((v: unknown) => movableCopy(v, transfer)) as T;
+  return 0;
+}
+
+/**
+ * A copy of `value` in which every byte array is a view into `scratch`, memory shared with the
+ * thread: posted, the bytes are not copied again into the message and out of it, and no buffer
+ * is left behind per body for either thread's garbage collector. The caller's buffers stay as
+ * they were.
+ */
+export function sharedCopy<T>(value: T, scratch: SharedArrayBuffer, at = { offset: 0 }): T {
+  if (value instanceof Uint8Array) {
+    const view = new Uint8Array(scratch, at.offset, value.length);
+    view.set(value);
+    at.offset += value.length;
+    return view as T;
+  }
+  if (Array.isArray(value)) return value.map((v: unknown) => sharedCopy(v, scratch, at)) as T;
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) copy[key] = movableCopy(v, transfer);
+    for (const [key, v] of Object.entries(value)) copy[key] = sharedCopy(v, scratch, at);
     return copy as T;
   }
   return value;

@@ -19,8 +19,7 @@ import {
 
 const port = parentPort;
 if (!port) throw new Error('writer-thread runs as a worker thread, started by SqliteWriterThread');
-const send = (message: FromWriterThread, transfer: ArrayBuffer[] = []): void =>
-  port.postMessage(message, transfer);
+const send = (message: FromWriterThread): void => port.postMessage(message);
 const { file, options } = workerData as WriterThreadData;
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
@@ -44,15 +43,11 @@ if (writer) {
       port.close();
       return;
     }
-    // The batch's bodies were copied into this thread. Handing their memory back with the answer
-    // frees it now, rather than whenever this thread's garbage collector gets round to it (which,
-    // with so little allocated here, was tens of megabytes of payloads later).
-    const received = new Set<ArrayBuffer>();
     try {
-      const result = writer.commit(reviveBuffers(message.batch, received));
-      send({ type: 'committed', id: message.id, result }, [...received]);
+      const result = writer.commit(reviveBuffers(message.batch));
+      send({ type: 'committed', id: message.id, result });
     } catch (error) {
-      send({ type: 'failed', id: message.id, error: toThreadError(error) }, [...received]);
+      send({ type: 'failed', id: message.id, error: toThreadError(error) });
     }
   });
   send({ type: 'ready' });
