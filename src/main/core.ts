@@ -212,6 +212,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     definitions,
     limits: { webhooksPerFactory: webhookLimit },
     version,
+    cliCommand: config.cliCommand ?? 'hookport',
     now,
     automations,
     automationIndex,

@@ -24,5 +24,7 @@ export interface ServiceDeps {
   /** Managed factories: the API writes definition files and applies them through this. */
   definitions: DefinitionSync;
   version: string;
+  /** How to run `hookport` on this machine (the UI's sample commands). */
+  cliCommand: string;
   now: () => number;
 }

@@ -35,6 +35,7 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
         ingressBaseUrl: deps.settings.ingressBaseUrl,
         secretBackend: deps.secrets.backend,
         deliveriesLastHour: deps.deliveries.countSince(deps.now() - HOUR_MS),
+        cliCommand: deps.cliCommand,
       }),
     'settings.get': () => Promise.resolve(settingsJson()),
     'settings.update': (changes) =>

@@ -45,6 +45,8 @@ export const statusSchema = z.object({
   ingressBaseUrl: z.string(),
   secretBackend: z.enum(['keychain', 'file']),
   deliveriesLastHour: z.number().int(),
+  /** How to run `hookport` on the relay's machine, as sample commands print it. */
+  cliCommand: z.string(),
 });
 export type RelayStatus = z.infer<typeof statusSchema>;
 

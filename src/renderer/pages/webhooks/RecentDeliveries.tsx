@@ -9,10 +9,11 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
+import { useRelay } from '../../app/relay-context.js';
 import { navigate } from '../../app/router.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { DELIVERY_LABELS } from '../../../shared/labels.js';
-import { sampleCommand } from './CreatedPanel.js';
+import { sampleCommand } from './sample-command.js';
 import { DeliveryDetail } from './DeliveryDetail.js';
 import { deliveryNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
@@ -30,11 +31,14 @@ const SEARCH_DELAY_MS = 400;
 const PREFETCH_ROWS = 60;
 
 function EmptyLog({ webhook, filtered }: { webhook: Webhook; filtered: boolean }): ReactNode {
+  const { status } = useRelay();
   if (filtered) return <p className="empty">No delivery matches this filter.</p>;
   return (
     <div className="empty">
       <p>No deliveries yet. Send one and it appears here at once:</p>
-      <pre className="block">{sampleCommand(webhook, webhook.ingressUrl, null)}</pre>
+      <pre className="block">
+        {sampleCommand(webhook, webhook.ingressUrl, null, status.cliCommand)}
+      </pre>
     </div>
   );
 }
