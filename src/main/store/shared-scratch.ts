@@ -1,5 +1,5 @@
 /** Kept for the next batch up to this size; a larger batch gets memory of its own, dropped after. */
-const KEEP_BYTES = 4 * 1024 * 1024;
+const KEEP_BYTES = 16 * 1024 * 1024;
 const GRANULE = 64 * 1024;
 
 /**
