@@ -48,80 +48,93 @@ describe("README's quick start in a clean clone, without GitHub's downloads", ()
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('installs, starts a relay that answers, and the sample hookport send delivers', { timeout: 600_000 }, async () => {
-    const clone = join(work, 'hookport');
-    const cloned = spawnSync('git', ['clone', '--quiet', REPO, clone], { encoding: 'utf8' });
-    expect(cloned.status, cloned.stderr).toBe(0);
-    const electronCache = join(work, 'electron-cache');
-    mkdirSync(electronCache);
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(
-          ([name]) => !name.startsWith('HOOKPORT_') && name !== 'ELECTRON_SKIP_BINARY_DOWNLOAD',
+  it(
+    'installs, starts a relay that answers, and the sample hookport send delivers',
+    { timeout: 600_000 },
+    async () => {
+      const clone = join(work, 'hookport');
+      const cloned = spawnSync('git', ['clone', '--quiet', REPO, clone], { encoding: 'utf8' });
+      expect(cloned.status, cloned.stderr).toBe(0);
+      const electronCache = join(work, 'electron-cache');
+      mkdirSync(electronCache);
+      const env: NodeJS.ProcessEnv = {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => !name.startsWith('HOOKPORT_') && name !== 'ELECTRON_SKIP_BINARY_DOWNLOAD',
+          ),
         ),
-      ),
-      ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`,
-      electron_config_cache: electronCache,
-      npm_config_offline: 'true',
-      npm_config_build_from_source: 'true',
-      HOOKPORT_DATA_DIR: join(work, 'data'),
-      // Not the developer's keychain.
-      HOOKPORT_SECRET_BACKEND: 'file',
-    };
+        ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`,
+        electron_config_cache: electronCache,
+        npm_config_offline: 'true',
+        npm_config_build_from_source: 'true',
+        HOOKPORT_DATA_DIR: join(work, 'data'),
+        // Not the developer's keychain.
+        HOOKPORT_SECRET_BACKEND: 'file',
+      };
 
-    // README's command, as written; only the relay's ports are free ones, not 8787/8788.
-    const [install, start, ...rest] = quickStart().split(' && ');
-    expect([install, start, rest]).toEqual(['npm ci', 'npm start', []]);
-    const installed = spawnSync('sh', ['-c', install!], { cwd: clone, env, encoding: 'utf8' });
-    expect(installed.status, installed.stdout + installed.stderr).toBe(0);
-    expect(installed.stdout).toContain('Hookport: Electron did not install');
+      // README's command, as written; only the relay's ports are free ones, not 8787/8788.
+      const [install, start, ...rest] = quickStart().split(' && ');
+      expect([install, start, rest]).toEqual(['npm ci', 'npm start', []]);
+      const installed = spawnSync('sh', ['-c', install!], { cwd: clone, env, encoding: 'utf8' });
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0);
+      expect(installed.stdout).toContain('Hookport: Electron did not install');
 
-    let output = '';
-    // A process group of its own (npm, its shell, the relay), stopped as a terminal's Ctrl-C would.
-    relay = spawn('sh', ['-c', `exec ${start!} -- --ingress-port 0 --admin-port 0`], {
-      cwd: clone,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    relay.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    relay.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const ingress = await waitFor(() => /Ingress\s+(http:\/\/\S+)/.exec(output)?.[1], 'the start banner', {
-      timeoutMs: 120_000,
-      intervalMs: 200,
-    });
-    const admin = /Admin\s+(http:\/\/\S+)/.exec(output)![1]!;
-    const health = await fetch(`${ingress}/healthz`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true });
-
-    const token = readFileSync(join(work, 'data', 'admin-token'), 'utf8').trim();
-    const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${admin}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+      let output = '';
+      // A process group of its own (npm, its shell, the relay), stopped as a terminal's Ctrl-C would.
+      relay = spawn('sh', ['-c', `exec ${start!} -- --ingress-port 0 --admin-port 0`], {
+        cwd: clone,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       });
-      return (await response.json()) as T;
-    };
-    const created = await api<{ webhook: { authMode: 'signature'; signatureScheme: 'github' }; ingressUrl: string; secret: string }>(
-      'POST',
-      '/api/webhooks',
-      { name: 'gh', authMode: 'signature', signatureScheme: 'github', secret: 'my-github-secret' },
-    );
-    const { cliCommand } = await api<RelayStatus>('GET', '/api/status');
-    const sample = sampleCommand(created.webhook, created.ingressUrl, created.secret, cliCommand);
+      relay.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      relay.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      const ingress = await waitFor(
+        () => /Ingress\s+(http:\/\/\S+)/.exec(output)?.[1],
+        'the start banner',
+        {
+          timeoutMs: 120_000,
+          intervalMs: 200,
+        },
+      );
+      const admin = /Admin\s+(http:\/\/\S+)/.exec(output)![1]!;
+      const health = await fetch(`${ingress}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ ok: true });
 
-    // Pasted into a shell elsewhere, with the PATH a newcomer has.
-    const elsewhere = join(work, 'elsewhere');
-    mkdirSync(elsewhere);
-    const sent = spawnSync('bash', ['-c', sample], { cwd: elsewhere, env, encoding: 'utf8' });
-    expect(sent.stderr).toBe('');
-    expect(sent.stdout).toMatch(/^202 dlv_[0-9A-Z]{26}\n$/);
-    expect(sent.status).toBe(0);
+      const token = readFileSync(join(work, 'data', 'admin-token'), 'utf8').trim();
+      const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+        const response = await fetch(`${admin}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return (await response.json()) as T;
+      };
+      const created = await api<{
+        webhook: { authMode: 'signature'; signatureScheme: 'github' };
+        ingressUrl: string;
+        secret: string;
+      }>('POST', '/api/webhooks', {
+        name: 'gh',
+        authMode: 'signature',
+        signatureScheme: 'github',
+        secret: 'my-github-secret',
+      });
+      const { cliCommand } = await api<RelayStatus>('GET', '/api/status');
+      const sample = sampleCommand(created.webhook, created.ingressUrl, created.secret, cliCommand);
 
-    process.kill(-relay.pid!, 'SIGINT');
-    await new Promise((resolve) => relay!.once('exit', resolve));
-    expect(output).toContain('Received SIGINT: finishing in-flight deliveries');
-  });
+      // Pasted into a shell elsewhere, with the PATH a newcomer has.
+      const elsewhere = join(work, 'elsewhere');
+      mkdirSync(elsewhere);
+      const sent = spawnSync('bash', ['-c', sample], { cwd: elsewhere, env, encoding: 'utf8' });
+      expect(sent.stderr).toBe('');
+      expect(sent.stdout).toMatch(/^202 dlv_[0-9A-Z]{26}\n$/);
+      expect(sent.status).toBe(0);
+
+      process.kill(-relay.pid!, 'SIGINT');
+      await new Promise((resolve) => relay!.once('exit', resolve));
+      expect(output).toContain('Received SIGINT: finishing in-flight deliveries');
+    },
+  );
 });
