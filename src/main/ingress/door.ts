@@ -13,6 +13,21 @@ const isHealthCheck = (rawUrl: string): boolean =>
   rawUrl === '/healthz' || rawUrl.startsWith('/healthz?');
 
 /**
+ * Every line of one header, as `req.headersDistinct[name]` would give it, read off the raw
+ * headers: headersDistinct builds an object of every header, which a refusal never needs.
+ */
+function headerLines(req: IncomingMessage, lowerCaseName: string): string[] | undefined {
+  let lines: string[] | undefined;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === lowerCaseName.length && raw[i]!.toLowerCase() === lowerCaseName) {
+      (lines ??= []).push(raw[i + 1]!);
+    }
+  }
+  return lines;
+}
+
+/**
  * The ingress listener's handler. What can be refused from the request line and headers alone
  * is answered here, before Koa builds its per-request context (a scanner's 404s and a runaway
  * sender's 429s cost little more than Node's HTTP parsing): an unknown path or webhook (404), a
@@ -89,7 +104,7 @@ function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): At
     attempt.secret === undefined
       ? 'the webhook secret is missing from the secret store'
       : webhook.authMode === 'token'
-        ? checkBearerToken(req.headersDistinct.authorization, attempt.secret)
+        ? checkBearerToken(headerLines(req, 'authorization'), attempt.secret)
         : checkUrlToken(target!.token, attempt.secret);
   if (failure) {
     rejectAuth(attempt, failure, declaredSize(req), null);

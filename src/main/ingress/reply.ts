@@ -34,12 +34,13 @@ export function replyJson(
   headers: Record<string, string> = {},
 ): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...(bodyLeftToClose(res.req) ? { Connection: 'close' } : {}),
+  const all: Record<string, string> = {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
+    'Content-Length': String(Buffer.byteLength(text)),
+  };
+  if (bodyLeftToClose(res.req)) all.Connection ??= 'close';
+  res.writeHead(status, all);
   res.end(text);
 }
 
