@@ -1,4 +1,5 @@
 import { filterSuite } from './filter.js';
+import { fuzzSuite } from './fuzz.js';
 import { ingressSuite } from './ingress.js';
 import { uiSuite } from './ui.js';
 
@@ -8,4 +9,4 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, uiSuite];
+export const suites: BenchSuite[] = [filterSuite, ingressSuite, fuzzSuite, uiSuite];

@@ -9,7 +9,7 @@
  *   (c) the relay's accept path (startCore, limits raised — only benchmarks raise them);
  *   (d) the relay's 404 (unknown webhook) and 429 (delivery rate spent) paths.
  * Targets: c/e2 ≥ 0.95 at 1 KB and ≥ 0.9 at 64 KB with p99 no worse than e2's; d/a ≥ 0.8;
- * relay RSS ≤ 80 MB idle and ≤ 120 MB after the load.
+ * relay RSS ≤ 80 MB idle (35 s after start, before any load) and ≤ 120 MB after the load.
  * All servers run side by side and the measurements are interleaved in rounds (a, b, e2, c, d,
  * a, b, …), each row the median round: measured one after the other, a server measured later
  * ran on a warmer machine and JIT, which moved the ratios by a third between runs.
@@ -20,7 +20,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from '../ingress/load-generator.js';
-import { runLoad, startServer, type ServerProcess } from '../ingress/processes.js';
+import { launcherFlags, runLoad, startServer, type ServerProcess } from '../ingress/processes.js';
+import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite-writer-thread.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
@@ -143,8 +144,9 @@ async function run(): Promise<void> {
     script: string,
     args: string[] = [],
     threads: string[] = [],
+    nodeFlags: string[] = [],
   ): Promise<ServerProcess<T>> => {
-    const server = await startServer<T>(script, args, threads);
+    const server = await startServer<T>(script, args, threads, nodeFlags);
     servers.push(server);
     return server;
   };
@@ -156,16 +158,21 @@ async function run(): Promise<void> {
       [dir('e2')],
       ['bench/ingress/worker-commit-writer.ts'],
     );
+    // The relay runs as `hookport` runs it: with its launcher's V8 flags.
     const relay = await started<BenchRelayInfo>(
       'bench/relay-server.ts',
       [dir('relay'), 'raised'],
       [RELAY_WRITER_THREAD],
+      launcherFlags(),
     );
     const limited = await started<BenchRelayInfo>(
       'bench/relay-server.ts',
       [dir('relay-default'), 'default'],
       [RELAY_WRITER_THREAD],
+      launcherFlags(),
     );
+    // Idle: nothing sent for longer than the writer thread stays up without work.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_CLOSE_MS + 5_000));
     const rssIdle = await relay.rss();
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret}` });
     const acceptPaths: Path[] = [

@@ -117,7 +117,9 @@ export class DeliveryWriter {
     const waiting = this.settledWaiters;
     this.settledWaiters = waiting.filter(({ seq }) => seq > this.written);
     for (const { seq, wake } of waiting) if (seq <= this.written) wake();
-    if (this.queue.length > 0) this.schedule();
+    // What arrived during the commit goes to the store at once: its commit then overlaps the
+    // answers to this batch, which run after this (their promises resolve as microtasks).
+    if (this.queue.length > 0) this.flush();
     else this.wakeIdle();
   }
 
