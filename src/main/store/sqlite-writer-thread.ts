@@ -28,7 +28,7 @@ export const IDLE_CLOSE_MS = 30_000;
  * The thread's own V8 heap holds a batch or two at a time; a small young generation keeps its
  * share of the relay's memory small (see README, "Where the memory goes").
  */
-const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
+const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 2 };
 
 export interface WriterThreadConfig {
   /** The relay's SQLite file, already created and migrated by `openDatabase`. */
