@@ -55,6 +55,8 @@ export interface ServerProcess<T> {
   info: T;
   /** Resident set size in bytes (servers that answer the `"rss"` IPC message). */
   rss(): Promise<number>;
+  /** Log entries waiting for the search indexer (relays: the `"pending"` IPC message). */
+  pending(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -96,6 +98,11 @@ export async function startServer<T>(
       new Promise((resolve) => {
         child.once('message', (message: { rss: number }) => resolve(message.rss));
         child.send('rss');
+      }),
+    pending: () =>
+      new Promise((resolve) => {
+        child.once('message', (message: { pending: number }) => resolve(message.pending));
+        child.send('pending');
       }),
     stop: async () => {
       child.kill('SIGTERM');

@@ -1,6 +1,9 @@
 import { filterSuite } from './filter.js';
 import { fuzzSuite } from './fuzz.js';
+import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
+import { postgresSuite } from './postgres.js';
+import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
 
 export interface BenchSuite {
@@ -9,4 +12,12 @@ export interface BenchSuite {
 }
 
 /** Suites register here, one line each. */
-export const suites: BenchSuite[] = [filterSuite, ingressSuite, fuzzSuite, uiSuite];
+export const suites: BenchSuite[] = [
+  filterSuite,
+  filterLabSuite,
+  ingressSuite,
+  fuzzSuite,
+  searchSuite,
+  postgresSuite,
+  uiSuite,
+];

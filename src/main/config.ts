@@ -29,6 +29,8 @@ export interface CoreConfig {
   cliCommand?: string;
   /** Defaults are the seed's limits; only the benchmark raises them. */
   limits?: { deliveriesPerMinute?: number; webhooksPerFactory?: number };
+  /** How long forwarding one delivery to a handler may take in all (default 15 s). */
+  forwardTimeoutMs?: number;
   log?: Logger;
   now?: () => number;
 }

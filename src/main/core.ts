@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { version } from '../../package.json';
 import { createAdminApp } from './admin/app.js';
+import { AlarmMonitor } from './alarms/monitor.js';
+import { AlarmNotifier } from './alarms/notifier.js';
 import { loadAdminToken, type AdminToken } from './admin/admin-token.js';
 import { AdminAuth } from './admin/auth.js';
 import { AutomationIndex } from './automations/automation-index.js';
@@ -23,6 +25,8 @@ import { RefusalTally } from './ingress/refusal-tally.js';
 import { SlidingWindowLimiter } from './ingress/sliding-window.js';
 import { WebhookDirectory } from './ingress/webhook-directory.js';
 import { consoleLogger, describeError, type Logger } from './log.js';
+import { createRelayMetrics } from './metrics/relay-metrics.js';
+import { timedBatchStore } from './metrics/timed-batch-store.js';
 import { RunDispatcher } from './runs/dispatcher.js';
 import { chooseSecretStore } from './secrets/choose-store.js';
 import { TeamSecrets } from './secrets/team-secrets.js';
@@ -30,14 +34,19 @@ import { createManagementService, type ServiceHandlers } from './service/index.j
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
+import { createAlarmsRepository } from './store/alarms-repo.js';
+import { createAttemptsRepository } from './store/attempts-repo.js';
 import { createAutomationsRepository } from './store/automations-repo.js';
 import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
+import { createDeliveryScans } from './store/delivery-scans.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { SqliteWriterThread } from './store/sqlite-writer-thread.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
+import { createMetricsReader } from './store/metrics-reader.js';
 import { createRetention } from './store/retention.js';
+import { createSearchIndex, SearchIndexer } from './store/search-index.js';
 import { createRunsRepository } from './store/runs-repo.js';
 import { createSecretsRepository } from './store/secrets-repo.js';
 import { createSettingsRepository } from './store/settings-repo.js';
@@ -56,6 +65,8 @@ export interface Core {
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
+  /** Quiet webhooks and Rejected (auth) streaks; `evaluate()` checks now (tests with a clock). */
+  alarms: AlarmMonitor;
   /** e.g. http://127.0.0.1:8787 — where the ingress listener really is. */
   ingressListenUrl: string;
   /** Null when started without an admin listener (the desktop app uses IPC). */
@@ -125,6 +136,29 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     log,
     now,
   });
+  const refusals = new RefusalTally(log);
+  const alarmsRepo = createAlarmsRepository(db);
+  const alarms = new AlarmMonitor({
+    alarms: alarmsRepo,
+    webhooks,
+    notifier: new AlarmNotifier(log),
+    events,
+    log,
+    now,
+  });
+  // Enabled, disabled or deleted: a webhook's alarms follow at once.
+  events.subscribe((event) => {
+    if (event.type === 'changed' && event.resource === 'webhooks') alarms.evaluate();
+  });
+  const metrics = createRelayMetrics({
+    db: createMetricsReader(db),
+    refusals,
+    alarms: () => alarms.active(),
+    now,
+  });
+  const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
+    log.error(`[search] indexing failed: ${describeError(error)}`),
+  );
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
   // while a batch is written and fsynced.
@@ -141,28 +175,33 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       cause: error,
     });
   }
-  const writer = new DeliveryWriter(writerThread, {
-    onError: (error) =>
-      log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
-    onCommit: (committed) => {
-      for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
-      if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
+  const writer = new DeliveryWriter(
+    timedBatchStore(writerThread, (seconds) => metrics.observeCommit(seconds)),
+    {
+      onError: (error) =>
+        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+      onCommit: (committed) => {
+        searchIndexer.markBusy();
+        metrics.countCommitted(committed);
+        alarms.onCommitted(committed);
+        for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
+        if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
+      },
     },
-  });
+  );
   const rateLimiter = new SlidingWindowLimiter(
     config.limits?.deliveriesPerMinute ?? DELIVERIES_PER_MINUTE,
     RATE_WINDOW_MS,
   );
   const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
-  const refusals = new RefusalTally(log);
 
   const ingressHandler = createIngressHandler({
     webhooks: directory,
     secrets,
     schemes: getSignatureScheme,
     writer,
-    planRuns: (webhook, deliveryId, payload, newRunId) =>
-      automationIndex.plan(webhook, deliveryId, payload, newRunId),
+    planRuns: (webhook, deliveryId, payload, newRunId, seen) =>
+      automationIndex.plan(webhook, deliveryId, payload, newRunId, seen),
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
@@ -220,7 +259,12 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     executors,
     writer,
     dispatcher,
+    refusals,
+    alarms: { monitor: alarms, repo: alarmsRepo },
     log,
+    attempts: createAttemptsRepository(db),
+    scans: createDeliveryScans(db),
+    forwardTimeoutMs: config.forwardTimeoutMs,
   });
 
   let ingress: Listener | null = null;
@@ -233,6 +277,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         auth,
         events,
         uiDir: config.uiDir ?? null,
+        metrics,
         port: () => adminPort,
         log,
       })
@@ -249,6 +294,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
+  searchIndexer.start();
+  alarms.start();
   definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
@@ -285,6 +332,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     secrets,
     adminToken,
     auth,
+    alarms,
     ingressListenUrl: settings.listenerBaseUrl,
     adminUrl,
     loginLink: () => {
@@ -295,6 +343,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        searchIndexer.stop();
+        alarms.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();

@@ -32,6 +32,7 @@ export const newDeliveryId = (now = Date.now()): string => `dlv_${nextUlid(now)}
 export const newRunId = (now = Date.now()): string => `run_${nextUlid(now)}`;
 export const newAutomationId = (): string => `aut_${nextUlid()}`;
 export const newTokenId = (): string => `tok_${nextUlid()}`;
+export const newAttemptId = (now = Date.now()): string => `fwd_${nextUlid(now)}`;
 
 /** 32 random bytes, base64url: the shape of every secret the relay generates (PRODUCT.md §4). */
 export const newSecretValue = (): string => randomBytes(32).toString('base64url');

@@ -48,6 +48,7 @@ describe('accessibility of every page', () => {
       bearer(created.secret),
     );
     await postDelivery(created.ingressUrl, '{}', bearer('wrong'));
+    await postDelivery(`${relay.ingressUrl}/webhooks/w/${'x'.repeat(8)}`, '{}');
     const automation = await createAutomation(relay, {
       name: 'triage',
       triggers: [webhookTrigger([uid], { action: ['opened'] })],
@@ -60,6 +61,7 @@ describe('accessibility of every page', () => {
       runs: '#/runs',
       secrets: '#/secrets',
       settings: '#/settings',
+      refused: '#/refused',
     });
   });
   afterAll(async () => {

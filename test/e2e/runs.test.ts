@@ -97,7 +97,7 @@ describe('the Runs page in Chromium', () => {
         await rerun.locator('.chip-succeeded').waitFor();
         await expect.poll(() => runRows(page).count(), POLL).toBe(3);
         // In the list, the re-run is told apart from the run it repeats.
-        const marked = runRows(page).filter({ hasText: 're-run' });
+        const marked = runRows(page).filter({ has: page.locator('.rerun-mark') });
         await expect.poll(() => marked.count(), POLL).toBe(1);
         await expect(marked.locator('.rerun-mark').getAttribute('title')).resolves.toBe(
           `Re-run of ${failedId}`,

@@ -3,7 +3,13 @@ import { bearer, postDelivery, type CreatedWebhook, type TestRelay } from './rel
 import { waitFor } from './wait.js';
 
 export type { Delivery };
-export type DeliveryWithPayload = Delivery & { payload: string | null };
+/** One log entry as `GET /api/deliveries/:id` answers it: the payload and the request (§13). */
+export type DeliveryWithPayload = Delivery & {
+  payload: string | null;
+  method: string | null;
+  path: string | null;
+  headers: Array<[string, string]> | null;
+};
 
 /** One page of a webhook's delivery log, through the management API as the UI reads it. */
 export async function listDeliveries(

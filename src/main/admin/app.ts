@@ -20,6 +20,8 @@ export interface AdminDeps {
   events: EventBus;
   /** The built UI (out/renderer), or null when serving the API alone. */
   uiDir: string | null;
+  /** GET /metrics: Prometheus text format, for any valid token (manage or view). */
+  metrics: { contentType: string; text(): Promise<string> };
   /** The port this app is bound to, for the Host check; known once the listener is up. */
   port: () => number;
   log: Logger;
@@ -169,6 +171,12 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     authenticate(ctx);
     // Asked again before every event: a revoked token or ended session stops the stream at once.
     streams.attach(ctx, () => stillAuthenticated(ctx));
+  });
+  router.get('/metrics', async (ctx) => {
+    authenticate(ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = deps.metrics.contentType;
+    ctx.body = await deps.metrics.text();
   });
   mountContractRoutes(router, deps.service, authenticate);
 

@@ -1,4 +1,5 @@
-import { evaluateFilter } from '../../shared/filter/index.js';
+import { evaluateFilter, evaluateHeaderFilter } from '../../shared/filter/index.js';
+import type { DeliverySeen } from '../ingress/ingress-deps.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
 import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
@@ -35,12 +36,16 @@ export class AutomationIndex {
     this.byWebhook = index;
   }
 
-  /** One run per automation that has at least one trigger selecting the webhook whose filter matches. */
+  /**
+   * One run per automation that has at least one trigger selecting the webhook whose payload
+   * and header filters both match.
+   */
   plan(
     webhook: WebhookRecord,
     deliveryId: string,
     payload: unknown,
     newRunId: () => string,
+    seen: DeliverySeen,
   ): PlannedRun[] {
     const candidates = this.byWebhook.get(webhook.uid);
     if (!candidates) return [];
@@ -49,13 +54,14 @@ export class AutomationIndex {
       const fires = automation.triggers.some(
         (t) =>
           t.filter.webhook_ids.includes(webhook.uid) &&
-          evaluateFilter(t.filter.payload, payload).matched,
+          evaluateFilter(t.filter.payload, payload).matched &&
+          evaluateHeaderFilter(t.filter.headers, seen.headers).matched,
       );
       if (fires) {
         runs.push({
           id: newRunId(),
           automationId: automation.id,
-          input: buildRunInput(automation.prompt, webhook, deliveryId),
+          input: buildRunInput(automation.prompt, webhook, deliveryId, seen.eventType),
         });
       }
     }

@@ -64,6 +64,35 @@ export class AdminClient {
     return new AdminClient(target.adminUrl ?? DEFAULT_ADMIN_URL, resolveAdminToken(target, env));
   }
 
+  /**
+   * The relay's event stream (server-sent events), as the UI reads it; the caller reads the body
+   * and aborts with `signal`. Rejects with the same "cannot reach" error as `call`.
+   */
+  async events(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}/api/events`, {
+        headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' },
+        redirect: 'manual',
+        signal,
+      });
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+    if (response.status !== 200 || !response.body) {
+      throw ApiError.fromBody(await response.json().catch(() => null), response.status);
+    }
+    return response.body;
+  }
+
+  private unreachable(error: unknown): ApiError {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? 'unreachable';
+    return new ApiError(
+      'unavailable',
+      `Cannot reach the relay at ${this.baseUrl} (${cause}). Is \`hookport serve\` running? Use --admin-url to point elsewhere.`,
+    );
+  }
+
   async call<M extends MethodName>(name: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
     const request = contractRequest(name, input);
     let response: Response;
@@ -78,11 +107,7 @@ export class AdminClient {
         redirect: 'manual',
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? 'unreachable';
-      throw new ApiError(
-        'unavailable',
-        `Cannot reach the relay at ${this.baseUrl} (${cause}). Is \`hookport serve\` running? Use --admin-url to point elsewhere.`,
-      );
+      throw this.unreachable(error);
     }
     return contractResponse(name, response.status, await response.text());
   }

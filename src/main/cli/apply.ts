@@ -72,6 +72,7 @@ export async function apply(args: string[]): Promise<void> {
   ];
   if (result.ignored.length > 0)
     lines.push(`ignored (not a definition): ${result.ignored.join(', ')}`);
+  for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   if (!result.applied) lines.push('Nothing was changed (--dry-run).');
   console.log(lines.join('\n'));
 }

@@ -1,5 +1,6 @@
 import { version } from '../../../package.json';
 import { apply } from './apply.js';
+import { forward } from './forward.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
@@ -8,7 +9,14 @@ import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = { serve, send, replay, apply, 'test-filter': testFilter };
+const commands: Record<string, Command> = {
+  serve,
+  send,
+  replay,
+  forward,
+  apply,
+  'test-filter': testFilter,
+};
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
 import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
+import { eventHeaders } from '../ingress/schemes/provider-events.js';
 import { withWebhookTimestamp } from './linear-timestamp.js';
 import { UsageError } from './usage.js';
 
@@ -13,11 +14,13 @@ export interface DeliveryInput {
   id: string | null;
   timestampSeconds: number | null;
   headers: readonly (readonly [string, string])[];
+  /** The provider's event headers are added for it (checked by parseSendArgs). */
+  event: string | null;
 }
 
 /** The request as it goes on the wire. */
 export interface OutgoingDelivery {
-  /** Lower-case name → every line sent for it (`--header` given twice sends two lines). */
+  /** Name as spelled → every line sent for it (`--header` given twice sends two lines). */
   headers: Record<string, string[]>;
   /** The exact bytes sent, which are the bytes signed. */
   body: Buffer;
@@ -77,6 +80,11 @@ export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDeli
     if (scheme.deliveryIdHeader === null && input.id !== null) {
       headers.set(SERVICE_DELIVERY_ID_HEADER, input.id);
     }
+    if (input.event !== null) {
+      for (const [name, value] of Object.entries(eventHeaders(input.scheme, input.event))) {
+        headers.set(name, value);
+      }
+    }
   }
 
   // `--header` replaces a header of the same name (to send a malformed one on purpose); the same
@@ -118,20 +126,27 @@ function linearBody(
   return body;
 }
 
-/** Header lines by lower-case name (HTTP names are case-insensitive). */
+/**
+ * Header lines by lower-case name (HTTP names are case-insensitive), each sent with the spelling
+ * it was last set with, so a provider's headers go out as the provider writes them.
+ */
 class HeaderLines {
-  private readonly lines = new Map<string, string[]>();
+  private readonly lines = new Map<string, { name: string; values: string[] }>();
 
   set(name: string, value: string): void {
-    this.lines.set(name.toLowerCase(), [value]);
+    this.lines.set(name.toLowerCase(), { name, values: [value] });
   }
 
   add(name: string, value: string): void {
     const key = name.toLowerCase();
-    this.lines.set(key, [...(this.lines.get(key) ?? []), value]);
+    const current = this.lines.get(key);
+    this.lines.set(key, {
+      name: current?.name ?? name,
+      values: [...(current?.values ?? []), value],
+    });
   }
 
   toRecord(): Record<string, string[]> {
-    return Object.fromEntries(this.lines);
+    return Object.fromEntries([...this.lines.values()].map((line) => [line.name, line.values]));
   }
 }

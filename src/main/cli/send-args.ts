@@ -5,6 +5,8 @@ import {
   type GenericHmacOptions,
   type SignatureSchemeName,
 } from '../../shared/signature-schemes.js';
+import { EVENT_HEADER_SCHEMES, eventHeaders } from '../ingress/schemes/provider-events.js';
+import { SigningError } from '../ingress/schemes/verification.js';
 import { UsageError } from './usage.js';
 
 /** A `hookport send` command line, checked: everything `buildDelivery` needs but the body bytes. */
@@ -20,6 +22,8 @@ export interface SendArgs {
   timestampSeconds: number | null;
   /** `--header` lines in order, as [name, value]. */
   headers: readonly (readonly [string, string])[];
+  /** `--event`: the provider's event headers are added for it (§13). */
+  event: string | null;
 }
 
 /** Schemes whose signature covers a timestamp (Linear's is `webhookTimestamp` in the body). */
@@ -59,6 +63,7 @@ export function parseSendArgs(args: string[]): SendArgs | 'help' {
       id: { type: 'string' },
       header: { type: 'string', multiple: true },
       timestamp: { type: 'string' },
+      event: { type: 'string' },
       'hmac-header': { type: 'string' },
       'hmac-encoding': { type: 'string' },
       'hmac-prefix': { type: 'string' },
@@ -86,7 +91,25 @@ export function parseSendArgs(args: string[]): SendArgs | 'help' {
     id: parseId(values.id),
     timestampSeconds: parseTimestamp(values.timestamp, scheme),
     headers: (values.header ?? []).map(parseHeader),
+    event: parseEvent(values.event, scheme),
   };
+}
+
+function parseEvent(value: string | undefined, scheme: SignatureSchemeName | null): string | null {
+  if (value === undefined) return null;
+  const schemes = EVENT_HEADER_SCHEMES.join(', ');
+  if (scheme === null) {
+    throw new UsageError(
+      `--event goes with --scheme ${schemes}, whose providers name the event in a header; for other senders use --header NAME:VALUE`,
+    );
+  }
+  try {
+    eventHeaders(scheme, value);
+  } catch (error) {
+    if (!(error instanceof SigningError)) throw error;
+    throw new UsageError(`--event: ${error.message}`);
+  }
+  return value;
 }
 
 function parseUrl(positionals: string[]): URL {

@@ -7,7 +7,7 @@ import { UsageError } from './usage.js';
 
 export const SEND_HELP = `Usage:
   hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
-                [--header NAME:VALUE]... [--timestamp SECONDS]
+                [--event NAME] [--header NAME:VALUE]... [--timestamp SECONDS]
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
 
 Sends FILE's bytes exactly ("-" reads standard input) as one POST, and prints the status and the
@@ -20,6 +20,10 @@ delivery_id (or the error body) on one line. Exit 0 on 2xx, 1 otherwise, 2 on a 
   --id ID           the scheme's delivery header (X-GitHub-Delivery, webhook-id, ...), or
                     X-Service-Delivery-Id when it has none; random by default where the
                     provider always sends one
+  --event NAME      the provider's event headers, as it sends them: github X-GitHub-Event
+                    (pull_request; the action is the body's "action"); shopify X-Shopify-Topic
+                    (orders/paid) with X-Shopify-Shop-Domain and X-Shopify-API-Version; gitlab
+                    X-Gitlab-Event (Push Hook)
   --timestamp SECS  sign this Unix time instead of now (a stale or future one, on purpose)
   --header N:V      an extra header; replaces one of the same name, repeat it to send two
   --hmac-*          the hmac-sha256 scheme's header, encoding (default hex) and prefix

@@ -29,6 +29,7 @@ const definition = (d: WebhookDefinition) => ({
   signatureOptions: d.signatureOptions ?? null,
   secretName: d.secretName,
   deliveryIdHeader: d.deliveryIdHeader ?? null,
+  eventTypePath: d.eventTypePath ?? null,
   enabled: d.enabled,
 });
 

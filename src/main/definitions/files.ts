@@ -30,6 +30,7 @@ export function writeWebhookFile(
     'signatureOptions',
     'secretName',
     'deliveryIdHeader',
+    'eventTypePath',
     'enabled',
   ];
   const content = Object.fromEntries(

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { MAX_PROMPT_LENGTH } from '../../shared/contract/automations.js';
 import { resourceNameSchema } from '../../shared/contract/common.js';
 import { triggersSchema } from '../../shared/contract/triggers.js';
-import { authModeSchema, deliveryIdHeaderSchema } from '../../shared/contract/webhooks.js';
+import {
+  authModeSchema,
+  deliveryIdHeaderSchema,
+  EVENT_TYPE_PATH_NOTE,
+} from '../../shared/contract/webhooks.js';
+import { eventTypePathSchema } from '../../shared/event-type.js';
 import { genericHmacOptionsSchema, signatureSchemeSchema } from '../../shared/signature-schemes.js';
 
 /** `webhooks/<name>.yaml` (seed §2.5.1, PRODUCT.md §8). The name is the file's name. */
@@ -13,6 +18,7 @@ export const webhookFileSchema = z
     signatureOptions: genericHmacOptionsSchema.optional(),
     secretName: resourceNameSchema,
     deliveryIdHeader: deliveryIdHeaderSchema.optional(),
+    eventTypePath: eventTypePathSchema.optional(),
     enabled: z.boolean().default(true),
   })
   .superRefine((file, ctx) => {
@@ -29,6 +35,13 @@ export const webhookFileSchema = z
         path: ['signatureScheme'],
         message: 'only for authMode "signature"',
       });
+    }
+    if (
+      file.eventTypePath !== undefined &&
+      file.authMode === 'signature' &&
+      file.signatureScheme !== 'hmac-sha256'
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['eventTypePath'], message: EVENT_TYPE_PATH_NOTE });
     }
     if ((file.signatureScheme === 'hmac-sha256') !== (file.signatureOptions !== undefined)) {
       ctx.addIssue({

@@ -7,6 +7,7 @@ import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { AutomationDefinition, WebhookDefinition } from './formats.js';
 import { DefinitionError, type DefinitionProblem } from './problems.js';
 import type { DesiredState } from './read.js';
+import { checkTriggers } from './trigger-checks.js';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'unchanged';
 
@@ -37,6 +38,8 @@ export interface Plan {
   };
   /** Every team secret the definitions reference (re-read from the store on apply). */
   secretNames: string[];
+  /** Sentences naming the automations that stop firing (seed §3), for the plan and apply output. */
+  warnings: string[];
 }
 
 export interface CurrentState {
@@ -47,6 +50,8 @@ export interface CurrentState {
   webhookLimit: number;
   /** Whether the factory already follows a directory: without one, nothing had a file to lose. */
   managed: boolean;
+  /** Any webhook this relay ever had, deleted ones included (triggers may still name them). */
+  everWebhook: (uid: string) => WebhookRecord | null;
 }
 
 function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string[] {
@@ -60,6 +65,7 @@ function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string
     ],
     ['secretName', current.secretName, next.secretName],
     ['deliveryIdHeader', current.deliveryIdHeader, next.deliveryIdHeader ?? null],
+    ['eventTypePath', current.eventTypePath, next.eventTypePath ?? null],
     ['enabled', current.enabled, next.enabled],
   ];
   return fields.filter(([, a, b]) => a !== b).map(([field]) => field);
@@ -111,30 +117,6 @@ function checkSecret(
   }
 }
 
-function checkTriggers(
-  def: AutomationDefinition,
-  liveAfter: Map<string, string>,
-  removed: Map<string, string>,
-  factoryId: string,
-  problems: DefinitionProblem[],
-): void {
-  def.triggers.forEach((trigger, i) =>
-    trigger.filter.webhook_ids.forEach((uid, j) => {
-      if (liveAfter.has(uid)) return;
-      const path = ['triggers', i, 'filter', 'webhook_ids', j];
-      const gone = removed.get(uid);
-      problems.push({
-        file: def.file,
-        line: def.lineOf(path),
-        key: path.join('.'),
-        message: gone
-          ? `webhook ${uid} ("${gone}") is deleted by this apply (its file is gone); point the trigger at another webhook`
-          : `no webhook ${uid} in factory "${factoryId}" (webhooks are named by UID; a new webhook's UID exists once its file has applied)`,
-      });
-    }),
-  );
-}
-
 /** Compares what the files ask for with the factory's state; throws naming file:line:key on any problem. */
 export function planDefinitions(desired: DesiredState, state: CurrentState): Plan {
   const problems: DefinitionProblem[] = [];
@@ -145,6 +127,7 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
     webhooks: { create: [], update: [], remove: [] },
     automations: { create: [], update: [], remove: [] },
     secretNames: [...new Set(desired.webhooks.map((w) => w.secretName))],
+    warnings: [],
   };
 
   const currentWebhooks = new Map(state.webhooks.map((w) => [w.name, w]));
@@ -210,14 +193,18 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
     });
   }
 
+  const nextByName = new Map(desired.webhooks.map((d) => [d.name, d]));
   const liveAfter = new Map(
-    state.webhooks.filter((w) => wantedWebhooks.has(w.name)).map((w) => [w.uid, w.name]),
+    state.webhooks
+      .filter((w) => wantedWebhooks.has(w.name))
+      .map((w) => [w.uid, { record: w, next: nextByName.get(w.name)! }]),
   );
   const removed = new Map(plan.webhooks.remove.map((w) => [w.uid, w.name]));
+  const targets = { factoryId: state.factoryId, liveAfter, removed, ever: state.everWebhook };
   const currentAutomations = new Map(state.automations.map((a) => [a.name, a]));
   const wantedAutomations = new Set(desired.automations.map((a) => a.name));
   for (const def of desired.automations) {
-    checkTriggers(def, liveAfter, removed, state.factoryId, problems);
+    checkTriggers(def, targets, problems, plan.warnings);
     const current = currentAutomations.get(def.name);
     if (!current) {
       plan.automations.create.push(def);
@@ -260,6 +247,25 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
         : 'not defined in the directory, so the managed factory drops it; its queued runs fail',
     });
   }
+  noteStoppedAutomations(items, desired.automations);
   if (problems.length > 0) throw new DefinitionError(problems);
   return plan;
+}
+
+/** A deleted webhook's plan line names the automations that stop firing for it (seed §3). */
+function noteStoppedAutomations(
+  items: PlanItem[],
+  automations: readonly AutomationDefinition[],
+): void {
+  for (const item of items) {
+    if (item.kind !== 'webhook' || item.action !== 'delete' || item.id === null) continue;
+    const uid = item.id;
+    const stopping = automations
+      .filter((a) => a.triggers.some((t) => t.filter.webhook_ids.includes(uid)))
+      .map((a) => a.name);
+    if (stopping.length === 0) continue;
+    const which = stopping.map((name) => `"${name}"`).join(', ');
+    const sentence = `${stopping.length === 1 ? 'automation' : 'automations'} ${which} will stop firing for it`;
+    item.note = item.note ? `${item.note}; ${sentence}` : sentence;
+  }
 }

@@ -28,6 +28,8 @@ export interface SyncResult {
   applied: boolean;
   items: PlanItem[];
   ignored: string[];
+  /** Automations that stop firing (their webhook is deleted), named (seed §3). */
+  warnings: string[];
 }
 
 /**
@@ -80,6 +82,7 @@ export class DefinitionSync {
         secrets: this.deps.secrets,
         webhookLimit: this.deps.webhookLimit,
         managed: factory.definitionsDir !== null,
+        everWebhook: (uid: string) => this.deps.webhooks.get(uid),
       };
       const plan = planDefinitions(desired, state);
       const result: SyncResult = {
@@ -88,13 +91,14 @@ export class DefinitionSync {
         applied: false,
         items: plan.items,
         ignored: plan.ignored,
+        warnings: plan.warnings,
       };
       if (dryRun) return result;
       const applied = applyPlan(plan, factoryId, definitionsDir, this.deps);
       for (const item of plan.items)
         if (item.action === 'create' && item.kind === 'webhook')
           item.id = applied.created.get(item.name) ?? null;
-      this.afterApply(factoryId, applied.failedRuns, rotated, plan.items);
+      this.afterApply(factoryId, applied.failedRuns, rotated, plan.items, plan.warnings);
       // The factory is managed now (or by another directory): pages that show it reload.
       if (factory.definitionsDir !== definitionsDir)
         this.deps.events.emit({ type: 'changed', resource: 'settings' });
@@ -126,6 +130,7 @@ export class DefinitionSync {
     failedRuns: Array<{ id: string; automationId: string; deliveryId: string }>,
     rotated: string[],
     items: PlanItem[],
+    warnings: string[],
   ): void {
     this.deps.directory.reloadAll();
     this.deps.automationIndex.reload();
@@ -151,6 +156,7 @@ export class DefinitionSync {
         (i) => `${i.action} ${i.kind} ${i.name}${i.note ? ` (${i.note})` : ''}`,
       );
       if (rotated.length > 0) summary.push(`picked up rotated secret(s) ${rotated.join(', ')}`);
+      for (const warning of warnings) summary.push(`warning: ${warning}`);
       this.deps.log.info(`[definitions] ${factoryId}: ${summary.join('; ')}`);
     }
   }

@@ -31,7 +31,8 @@ export function createRelayTray(
   // Redraw on what the menu shows; a burst of deliveries redraws once.
   let pending: NodeJS.Timeout | null = null;
   core.events.subscribe((event) => {
-    if (event.type === 'run' || pending) return;
+    if (event.type !== 'delivery' && event.type !== 'changed') return;
+    if (pending) return;
     pending = setTimeout(() => {
       pending = null;
       void refresh();

@@ -6,8 +6,16 @@ import { describeOutcome, logDelivery } from './delivery-line.js';
 import type { AcceptItem } from '../store/delivery-batch.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import { abandon, refuseTooMany, rejectAuth, rejectTooLarge, rejectWithLog } from './refusals.js';
+import {
+  abandon,
+  noteRefusal,
+  refuseTooMany,
+  rejectAuth,
+  rejectTooLarge,
+  rejectWithLog,
+} from './refusals.js';
 import { replyError, replyJson } from './reply.js';
+import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
@@ -28,7 +36,7 @@ export function createIngressApp(
     // Every ingress answer is written to the response directly (reply.ts).
     ctx.respond = false;
     const attempt = admitted(ctx.req);
-    if (!attempt) return answerHealthCheck(ctx.req, ctx.res);
+    if (!attempt) return answerHealthCheck(deps, ctx.req, ctx.res);
     try {
       await receive(attempt);
     } catch (error) {
@@ -47,8 +55,9 @@ export function createIngressApp(
   return app;
 }
 
-function answerHealthCheck(req: IncomingMessage, res: Attempt['res']): void {
+function answerHealthCheck(deps: IngressDeps, req: IncomingMessage, res: Attempt['res']): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
+    noteRefusal(req, deps, 405, 'health check with a method but GET or HEAD', null);
     return replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
   }
   replyJson(res, 200, { ok: true });
@@ -131,12 +140,9 @@ function acceptable(attempt: Attempt, body: Buffer): AcceptItem | null {
   }
 
   const id = newDeliveryId(attempt.receivedAt);
-  const identity = deliveryIdentity(
-    req.headersDistinct,
-    body,
-    webhook.deliveryIdHeader,
-    providerDeliveryId,
-  );
+  const headers = req.headersDistinct;
+  const identity = deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerDeliveryId);
+  const eventType = deliveryEventType(webhook, headers, parsed.value);
   return {
     id,
     webhookUid: webhook.uid,
@@ -145,6 +151,11 @@ function acceptable(attempt: Attempt, body: Buffer): AcceptItem | null {
     identity: identity.identity,
     identitySource: identity.source,
     clientAddress: attempt.client,
-    runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt)),
+    runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt), {
+      headers,
+      eventType,
+    }),
+    request: attempt.request,
+    eventType,
   };
 }

@@ -3,11 +3,12 @@ import type { Handler } from '../http/listener.js';
 import { createIngressApp } from './app.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import { declaredSize, refuse, refuseTooMany, rejectAuth } from './refusals.js';
-import { NOT_FOUND_MESSAGE } from './reply.js';
+import { declaredSize, noteRefusal, refuseTooMany, rejectAuth } from './refusals.js';
+import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
 import { matchIngressPath } from './steps/match-path.js';
+import { requestContext } from './steps/request-context.js';
 
 const isHealthCheck = (rawUrl: string): boolean =>
   rawUrl === '/healthz' || rawUrl.startsWith('/healthz?');
@@ -51,50 +52,39 @@ export function createIngressHandler(deps: IngressDeps): Handler {
 /** The steps before the body (PRODUCT §3 1–2, and 6 where 3–5 cannot apply); null once answered. */
 function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): Attempt | null {
   const client = clientAddress(req, deps.trustProxy);
+  const at = deps.now();
   const notFound = (reason: string, webhookUid: string | null): null => {
-    refuse(
-      deps,
-      req,
-      res,
-      { status: 404, reason, client, webhookUid },
-      { code: 'not_found', message: NOT_FOUND_MESSAGE },
-    );
+    noteRefusal(req, deps, 404, reason, webhookUid, at, client);
+    replyError(res, 404, 'not_found', NOT_FOUND_MESSAGE);
     return null;
   };
-  const target = req.method === 'CONNECT' ? null : matchIngressPath(req.url ?? '/');
-  if (req.method !== 'CONNECT' && !target) return notFound('no such path', null);
-  if (req.method !== 'POST') {
-    refuse(
-      deps,
-      req,
-      res,
-      {
-        status: 405,
-        reason: `method ${req.method ?? ''}`,
-        client,
-        webhookUid: target?.uid ?? null,
-      },
-      {
-        code: 'method_not_allowed',
-        message: 'Send deliveries with POST.',
-        headers: { Allow: 'POST' },
-      },
-    );
+  const notPost = (webhookUid: string | null): null => {
+    noteRefusal(req, deps, 405, `${req.method ?? ''} instead of POST`, webhookUid, at, client);
+    replyError(res, 405, 'method_not_allowed', 'Send deliveries with POST.', { Allow: 'POST' });
     return null;
+  };
+  // CONNECT names a host, not a path: refused for its method.
+  if (req.method === 'CONNECT') return notPost(null);
+  const target = matchIngressPath(req.url ?? '/');
+  if (!target) return notFound('not a webhook URL', null);
+  const webhook = deps.webhooks.get(target.uid);
+  if (req.method !== 'POST') return notPost(webhook?.uid ?? null);
+  if (!webhook || !webhook.enabled) {
+    const why = webhook ? 'webhook is disabled' : 'no such webhook (unknown or deleted)';
+    return notFound(why, webhook?.uid ?? null);
   }
-  const webhook = deps.webhooks.get(target!.uid);
-  const pathFitsMode = target!.token === null || webhook?.authMode === 'url_token';
-  if (!webhook || !webhook.enabled || !pathFitsMode) {
-    return notFound('no such enabled webhook', target!.uid);
+  if (target.token !== null && webhook.authMode !== 'url_token') {
+    return notFound('a token in the path of a webhook without URL tokens', webhook.uid);
   }
   const attempt: Attempt = {
     req,
     res,
     deps,
     webhook,
-    target: target!,
+    target,
     client,
-    receivedAt: deps.now(),
+    receivedAt: at,
+    request: requestContext(req, target, webhook),
     secret: deps.secrets.cachedValue(webhook.factoryId, webhook.secretName),
     rateCounted: false,
   };
@@ -105,7 +95,7 @@ function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): At
       ? 'the webhook secret is missing from the secret store'
       : webhook.authMode === 'token'
         ? checkBearerToken(headerLines(req, 'authorization'), attempt.secret)
-        : checkUrlToken(target!.token, attempt.secret);
+        : checkUrlToken(target.token, attempt.secret);
   if (failure) {
     rejectAuth(attempt, failure, declaredSize(req), null);
     return null;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
-import type { PlannedRun } from '../store/delivery-batch.js';
+import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -8,12 +9,20 @@ import type { SignatureScheme } from './schemes/scheme.js';
 import type { SlidingWindowLimiter } from './sliding-window.js';
 import type { IngressTarget } from './steps/match-path.js';
 
+/** What a delivery's triggers see besides its payload: its headers and event type (§13). */
+export interface DeliverySeen {
+  /** By lower-case name; a repeated header is the array of its values. */
+  headers: HeaderValues;
+  eventType: string | null;
+}
+
 /** Decides which automations a delivery starts; runs are written in the accept transaction. */
 export type RunPlanner = (
   webhook: WebhookRecord,
   deliveryId: string,
   payload: unknown,
   newRunId: () => string,
+  seen: DeliverySeen,
 ) => PlannedRun[];
 
 export interface IngressDeps {
@@ -39,6 +48,8 @@ export interface Attempt {
   target: IngressTarget;
   client: string;
   receivedAt: number;
+  /** Method, path and headers (credentials redacted), stored with every log entry. */
+  request: RequestContext;
   /** The webhook's secret as cached, if the secret store has it. */
   secret: string | undefined;
   /** The delivery rate was already counted, before the body (see door.ts). */

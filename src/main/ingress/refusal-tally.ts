@@ -1,44 +1,129 @@
+import { WEBHOOK_UID_PATTERN } from '../../shared/contract/common.js';
 import type { Logger } from '../log.js';
 
-const INTERVAL_MS = 10_000;
+const SUMMARY_INTERVAL_MS = 10_000;
+/** How many refused requests are kept (PRODUCT.md §14: at least the last 1,000). */
+export const REFUSALS_KEPT = 1_000;
+const MAX_PATH = 200;
+const MINUTE_MS = 60_000;
+const HOUR_MINUTES = 60;
 
-/** A request refused without a log entry (PRODUCT §3: 404, 405 and 429), as it arrived. */
+export const REFUSAL_STATUSES = [404, 405, 429] as const;
+export type RefusalStatus = (typeof REFUSAL_STATUSES)[number];
+
+/** One refused request, as the ingress hands it over: plain data, the path as received. */
 export interface Refusal {
-  status: 404 | 405 | 429;
-  /** Why, for the operator: "no such enabled webhook", "delivery rate limit", … */
-  reason: string;
+  at: number;
   method: string;
-  /** The request target exactly as sent: a URL token is still in it (redact before showing). */
+  /** The request target as received; tokens are taken out before it is kept. */
   path: string;
+  status: RefusalStatus;
+  reason: string;
   client: string;
-  /** The webhook the path named, where it named one. */
+  /** The webhook the path names, when the relay has it (enabled or not); otherwise null. */
   webhookUid: string | null;
 }
 
+export type RefusalCounts = Record<RefusalStatus, number>;
+
+const zero = (): RefusalCounts => ({ 404: 0, 405: 0, 429: 0 });
+const slot = (status: RefusalStatus): 0 | 1 | 2 => (status === 404 ? 0 : status === 405 ? 1 : 2);
+/** A segment a URL token could be: long and URL-safe (generated tokens are 43 characters). */
+const TOKEN_LIKE = /^[A-Za-z0-9._~-]{16,}$/;
+
 /**
- * Every refusal that leaves no log entry comes through `add`. They are counted, not logged one
- * by one: a scanner or a runaway sender would otherwise flood the log and spend the relay's CPU
- * on log lines. One summary line per interval.
+ * The path as it may be kept and shown: no query (it may carry a credential), everything after
+ * `/webhooks/w/<uid>/` and any other segment that could be a token as `{token}`, at most 200
+ * characters. A webhook UID is not a secret and stays.
+ */
+export function redactPath(raw: string): string {
+  const queryAt = raw.indexOf('?');
+  const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
+  const segments = path.split('/');
+  const ingressAt = segments.findIndex(
+    (s, i) => s === 'w' && segments[i - 1] === 'webhooks' && i === 2,
+  );
+  const kept = segments.map((segment, i) => {
+    if (ingressAt !== -1 && i > ingressAt + 1) return '{token}';
+    if (WEBHOOK_UID_PATTERN.test(segment)) return segment;
+    return TOKEN_LIKE.test(segment) ? '{token}' : segment;
+  });
+  const shown = kept.join('/') + (queryAt === -1 ? '' : '?…');
+  return shown.length > MAX_PATH ? `${shown.slice(0, MAX_PATH)}…` : shown;
+}
+
+/**
+ * Refused requests the log does not keep (404, 405, 429): the newest REFUSALS_KEPT in a ring
+ * (bounded memory, never the disk), counts by status since start and over the last hour, and
+ * one summary log line per interval instead of a line each, so a scanner or a runaway sender
+ * can flood neither the log nor the relay's CPU.
  */
 export class RefusalTally {
-  private counts = new Map<string, number>();
+  private readonly ring: Array<Refusal | undefined> = new Array<Refusal | undefined>(REFUSALS_KEPT);
+  private next = 0;
+  private readonly totals = zero();
+  /** A ring of the last hour's minutes: which minute each slot holds, and its counts by status. */
+  private readonly minuteOf = new Float64Array(HOUR_MINUTES).fill(-1);
+  private readonly perMinute = new Uint32Array(HOUR_MINUTES * 3);
+  private summary = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly log: Logger) {
-    this.timer = setInterval(() => this.flush(), INTERVAL_MS);
+    this.timer = setInterval(() => this.flush(), SUMMARY_INTERVAL_MS);
     this.timer.unref();
   }
 
+  /** The ingress's one call per refused request. */
   add(refusal: Refusal): void {
+    this.ring[this.next] = { ...refusal, path: redactPath(refusal.path) };
+    this.next = (this.next + 1) % REFUSALS_KEPT;
+    this.totals[refusal.status]++;
+    const minute = Math.floor(refusal.at / MINUTE_MS);
+    const at = minute % HOUR_MINUTES;
+    if (this.minuteOf[at] !== minute) {
+      this.minuteOf[at] = minute;
+      this.perMinute.fill(0, at * 3, at * 3 + 3);
+    }
+    this.perMinute[at * 3 + slot(refusal.status)]!++;
     const key = `${refusal.status} ${refusal.reason}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.summary.set(key, (this.summary.get(key) ?? 0) + 1);
+  }
+
+  /** Newest first; only those naming `webhookUid` when given. */
+  newest(limit: number, webhookUid?: string): Refusal[] {
+    const out: Refusal[] = [];
+    for (let i = 1; i <= REFUSALS_KEPT && out.length < limit; i++) {
+      const refusal = this.ring[(this.next - i + REFUSALS_KEPT) % REFUSALS_KEPT];
+      if (!refusal) break;
+      if (webhookUid === undefined || refusal.webhookUid === webhookUid) out.push(refusal);
+    }
+    return out;
+  }
+
+  /** Every refusal since the relay started, by status. */
+  countsSinceStart(): RefusalCounts {
+    return { ...this.totals };
+  }
+
+  /** Refusals in the hour before `now` (by whole minutes), by status. */
+  countsLastHour(now: number): RefusalCounts {
+    const counts = zero();
+    const current = Math.floor(now / MINUTE_MS);
+    for (let at = 0; at < HOUR_MINUTES; at++) {
+      const minute = this.minuteOf[at]!;
+      if (minute <= current - HOUR_MINUTES || minute > current) continue;
+      counts[404] += this.perMinute[at * 3]!;
+      counts[405] += this.perMinute[at * 3 + 1]!;
+      counts[429] += this.perMinute[at * 3 + 2]!;
+    }
+    return counts;
   }
 
   flush(): void {
-    if (this.counts.size === 0) return;
-    const total = [...this.counts.values()].reduce((a, b) => a + b, 0);
-    const parts = [...this.counts].map(([key, n]) => `${key} ×${n}`).join('; ');
-    this.counts = new Map();
+    if (this.summary.size === 0) return;
+    const total = [...this.summary.values()].reduce((a, b) => a + b, 0);
+    const parts = [...this.summary].map(([key, n]) => `${key} ×${n}`).join('; ');
+    this.summary = new Map();
     this.log.info(`[ingress] refused ${total} request(s) without logging them each: ${parts}`);
   }
 

@@ -1,11 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { newDeliveryId } from '../ids.js';
 import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import type { Refusal } from './refusal-tally.js';
-import { replyError, type IngressErrorCode } from './reply.js';
+import type { RefusalStatus } from './refusal-tally.js';
+import { replyError } from './reply.js';
+import { clientAddress } from './steps/client-address.js';
+import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
 
 /** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
@@ -13,21 +15,6 @@ import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps
 export function declaredSize(req: IncomingMessage): number {
   const declared = Number(req.headers['content-length']);
   return Number.isSafeInteger(declared) ? declared : 0;
-}
-
-/**
- * 404 and 405, and 429 below: refused without a log entry (PRODUCT §3), each through the
- * refusal hook with what the request said it was.
- */
-export function refuse(
-  deps: IngressDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  refusal: Pick<Refusal, 'status' | 'reason' | 'client' | 'webhookUid'>,
-  answer: { code: IngressErrorCode; message: string; headers?: Record<string, string> },
-): void {
-  deps.refusals.add({ ...refusal, method: req.method ?? '', path: req.url ?? '' });
-  replyError(res, refusal.status, answer.code, answer.message, answer.headers);
 }
 
 /** A failed credential is logged until the (webhook, address) budget is spent; then 429, unlogged. */
@@ -40,21 +27,20 @@ export function rejectAuth(
   const { deps, webhook, client, receivedAt } = attempt;
   const key = `${webhook.uid} ${client}`;
   const wait = deps.failedAuth.retryAfter(key, receivedAt);
+  // The body may still be arriving; it is not wanted, so the connection is not kept.
+  const close = { Connection: 'close' };
   if (wait > 0) {
     return refuseTooMany(
       attempt,
       'failed-authentication budget spent',
       'Too many failed authentication attempts.',
       wait,
-      { Connection: 'close' },
+      close,
     );
   }
 
   deps.failedAuth.record(key, receivedAt);
-  // The body may still be arriving; it is not wanted, so the connection is not kept.
-  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, {
-    Connection: 'close',
-  });
+  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
 }
 
 export function rejectTooLarge(attempt: Attempt, size: number): void {
@@ -80,7 +66,7 @@ export function rejectWithLog(
   body: Buffer | null,
   headers: Record<string, string> = {},
 ): void {
-  const { deps, webhook, client, receivedAt } = attempt;
+  const { deps, req, webhook, client, receivedAt } = attempt;
   const id = newDeliveryId(receivedAt);
   const claimed = claimedIdentity(attempt, body);
   deps.writer.reject({
@@ -93,6 +79,9 @@ export function rejectWithLog(
     clientAddress: client,
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
+    request: attempt.request,
+    // The body of a refused request is never parsed: only a header can name its event here.
+    eventType: deliveryEventType(webhook, req.headersDistinct, undefined),
   });
   logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
@@ -118,6 +107,30 @@ function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentit
   return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
 }
 
+/**
+ * A 404, 405 or 429: kept among the newest refused requests and counted, never a log entry. Every
+ * such refusal, answered before Koa (door.ts) or in it, goes through here.
+ */
+export function noteRefusal(
+  req: IncomingMessage,
+  deps: IngressDeps,
+  status: RefusalStatus,
+  reason: string,
+  webhookUid: string | null,
+  at: number = deps.now(),
+  client: string = clientAddress(req, deps.trustProxy),
+): void {
+  deps.refusals.add({
+    at,
+    method: req.method ?? '',
+    path: req.url ?? '/',
+    status,
+    reason,
+    client,
+    webhookUid,
+  });
+}
+
 /** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */
 export function refuseTooMany(
   attempt: Attempt,
@@ -126,18 +139,12 @@ export function refuseTooMany(
   wait: number,
   headers: Record<string, string> = {},
 ): void {
-  const { deps, req, res, client, webhook } = attempt;
-  refuse(
-    deps,
-    req,
-    res,
-    { status: 429, reason: why, client, webhookUid: webhook.uid },
-    {
-      code: 'rate_limited',
-      message: `${message} Retry after ${wait} s.`,
-      headers: { ...headers, 'Retry-After': String(wait) },
-    },
-  );
+  const { req, res, deps, webhook, receivedAt, client } = attempt;
+  noteRefusal(req, deps, 429, why, webhook.uid, receivedAt, client);
+  replyError(res, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
+    ...headers,
+    'Retry-After': String(wait),
+  });
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */

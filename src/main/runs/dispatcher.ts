@@ -6,6 +6,7 @@ import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
 import { stillRunning, stopProcessGroup } from './run-process.js';
+import { LiveOutput } from './live-output.js';
 
 /** Record runs are finished in batches of this many per transaction. */
 const RECORD_BATCH = 500;
@@ -43,8 +44,16 @@ export class RunDispatcher {
   private started = false;
   private stopped = false;
   private readonly badConfigLogged = new Set<string>();
+  private readonly live = new LiveOutput((runId) =>
+    this.deps.events.emit({ type: 'run-output', runId }),
+  );
 
   constructor(private readonly deps: DispatcherDeps) {}
+
+  /** What a run still executing has printed so far; null once it finished (or never printed). */
+  liveOutput(runId: string): string | null {
+    return this.live.text(runId);
+  }
 
   /**
    * Marks what a crash left `running` as interrupted, stopping a `command` run's program that is
@@ -152,6 +161,7 @@ export class RunDispatcher {
       .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
       .then((result) => this.finish(run, config.kind, result, abort.signal.aborted))
       .finally(() => {
+        this.live.end(run.id);
         this.inFlight.delete(run.id);
         this.active.set(factoryId, (this.active.get(factoryId) ?? 1) - 1);
         this.wake();
@@ -173,10 +183,12 @@ export class RunDispatcher {
       automationId: run.automationId,
       deliveryId: run.deliveryId,
       webhookUid: run.webhookUid,
+      eventType: this.deps.runs.eventTypeOf(run.deliveryId),
       input: run.input,
       payload,
       signal,
       started: (process) => this.deps.runs.recordProcess(run.id, process),
+      onOutput: this.live.sink(run.id),
     };
     return config.kind === 'command'
       ? executeCommand(config, this.deps.dataDir, job)

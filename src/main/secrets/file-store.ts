@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -10,10 +10,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { KEY_BYTES, openSecret, parseMasterKey, sealSecret } from './secret-cipher.js';
 import type { SecretStore } from './secret-store.js';
-
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
 
 const fileSchema = z.object({
   version: z.literal(1),
@@ -39,15 +37,7 @@ function writeFileDurably(path: string, content: string): void {
  * created beside the store on first use.
  */
 export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Buffer {
-  if (fromEnv !== undefined && fromEnv !== '') {
-    const key = /^[0-9a-fA-F]{64}$/.test(fromEnv)
-      ? Buffer.from(fromEnv, 'hex')
-      : Buffer.from(fromEnv, 'base64');
-    if (key.length !== KEY_BYTES) {
-      throw new Error('HOOKPORT_MASTER_KEY must be 32 bytes written as 64 hex digits or base64.');
-    }
-    return key;
-  }
+  if (fromEnv !== undefined && fromEnv !== '') return parseMasterKey(fromEnv);
   const keyFile = join(dataDir, 'master.key');
   if (!existsSync(keyFile)) writeFileDurably(keyFile, randomBytes(KEY_BYTES).toString('base64'));
   const key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
@@ -55,10 +45,7 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Buf
   return key;
 }
 
-/**
- * AES-256-GCM, one fresh IV per value, the account name as associated data so a ciphertext
- * cannot be moved to another account unnoticed.
- */
+/** Values sealed by secret-cipher.ts, in one JSON file written durably. */
 export class EncryptedFileSecretStore implements SecretStore {
   readonly backend = 'file' as const;
   readonly description: string;
@@ -74,34 +61,26 @@ export class EncryptedFileSecretStore implements SecretStore {
   get(account: string): Promise<string | null> {
     const entry = this.read().entries[account];
     if (!entry) return Promise.resolve(null);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(entry.iv, 'base64'));
-    decipher.setAAD(Buffer.from(account, 'utf8'));
-    decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
     try {
-      const plain = Buffer.concat([
-        decipher.update(Buffer.from(entry.data, 'base64')),
-        decipher.final(),
-      ]);
-      return Promise.resolve(plain.toString('utf8'));
-    } catch {
-      return Promise.reject(
-        new Error(
-          `Secret ${account} cannot be decrypted: the master key is not the one it was stored with.`,
-        ),
+      return Promise.resolve(
+        openSecret(this.key, account, {
+          iv: Buffer.from(entry.iv, 'base64'),
+          tag: Buffer.from(entry.tag, 'base64'),
+          data: Buffer.from(entry.data, 'base64'),
+        }),
       );
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
   set(account: string, value: string): Promise<void> {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(Buffer.from(account, 'utf8'));
-    const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    const sealed = sealSecret(this.key, account, value);
     const file = this.read();
     file.entries[account] = {
-      iv: iv.toString('base64'),
-      tag: cipher.getAuthTag().toString('base64'),
-      data: data.toString('base64'),
+      iv: sealed.iv.toString('base64'),
+      tag: sealed.tag.toString('base64'),
+      data: sealed.data.toString('base64'),
     };
     this.write(file);
     return Promise.resolve();

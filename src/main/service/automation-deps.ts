@@ -1,7 +1,9 @@
 import type { Logger } from '../log.js';
 import type { AutomationIndex } from '../automations/automation-index.js';
 import type { RunDispatcher } from '../runs/dispatcher.js';
+import type { AttemptsRepository } from '../store/attempts-repo.js';
 import type { AutomationsRepository } from '../store/automations-repo.js';
+import type { DeliveryScans } from '../store/delivery-scans.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ExecutorsRepository } from '../store/executors-repo.js';
 import type { RunsRepository } from '../store/runs-repo.js';
@@ -16,9 +18,15 @@ export interface AutomationServiceDeps {
   executors: ExecutorsRepository;
   /** Replays are written like deliveries: one transaction with their runs. */
   writer: Pick<DeliveryWriter, 'accept' | 'settled'>;
-  dispatcher: Pick<RunDispatcher, 'wake'>;
+  dispatcher: Pick<RunDispatcher, 'wake' | 'liveOutput'>;
   /** Replays get the relay's one line per delivery, as deliveries do. */
   log: Logger;
+  /** Forward attempts and `hookport forward` places (the tester's loop). */
+  attempts: AttemptsRepository;
+  /** Reads over Accepted deliveries: forward backlogs, filter lab, field autocomplete. */
+  scans: DeliveryScans;
+  /** How long one forward may take in all; tests shorten it. */
+  forwardTimeoutMs?: number;
 }
 
 export type FullServiceDeps = ServiceDeps & AutomationServiceDeps;

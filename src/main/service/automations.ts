@@ -1,6 +1,7 @@
 import { DELETED_WEBHOOK_WARNING, type Automation } from '../../shared/contract/automations.js';
 import type { WebhookTrigger } from '../../shared/contract/triggers.js';
 import { ApiError } from '../../shared/errors.js';
+import { findRedactedHeaderFilter } from '../automations/header-filter-rules.js';
 import { newAutomationId } from '../ids.js';
 import type { AutomationRecord } from '../store/automations-repo.js';
 import type { FullServiceDeps } from './automation-deps.js';
@@ -57,6 +58,18 @@ export function automationJson(a: AutomationRecord, deps: FullServiceDeps): Auto
     createdAt: iso(a.createdAt),
     updatedAt: iso(a.updatedAt),
   };
+}
+
+/** A header filter may not name a selected webhook's own (redacted) signature header. */
+export function assertHeaderFiltersAllowed(
+  deps: FullServiceDeps,
+  triggers: readonly WebhookTrigger[],
+  pathOf?: (index: number) => string,
+): void {
+  const problem = findRedactedHeaderFilter(triggers, (uid) => deps.webhooks.get(uid), pathOf);
+  if (problem) {
+    throw new ApiError('invalid_input', `${problem.path}: ${problem.message}`, problem.path);
+  }
 }
 
 /** Triggers name live webhooks of the automation's own factory, checked when saved. */
@@ -133,6 +146,7 @@ export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
         assertEditable(deps, factory.id, input.name);
         assertNameFree(deps, factory.id, input.name);
         assertWebhooksExist(deps, factory.id, input.triggers);
+        assertHeaderFiltersAllowed(deps, input.triggers);
         const now = deps.now();
         const record: AutomationRecord = {
           id: newAutomationId(),
@@ -157,6 +171,7 @@ export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
         if (changes.name !== undefined) assertNameFree(deps, current.factoryId, changes.name, id);
         if (changes.triggers !== undefined) {
           assertWebhooksExist(deps, current.factoryId, changes.triggers);
+          assertHeaderFiltersAllowed(deps, changes.triggers);
         }
         const updated: AutomationRecord = {
           ...current,

@@ -1,4 +1,8 @@
-import { ACTIVITY_HOURS, type LabelCounts } from '../../shared/contract/deliveries.js';
+import {
+  ACTIVITY_HOURS,
+  VOLUME_BUCKETS,
+  type LabelCounts,
+} from '../../shared/contract/deliveries.js';
 import { ApiError } from '../../shared/errors.js';
 import { DELIVERY_LABELS } from '../../shared/labels.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
@@ -18,14 +22,37 @@ const emptyCounts = (): LabelCounts =>
  */
 export function deliveryHandlers(
   deps: ServiceDeps & { writer: Pick<DeliveryWriter, 'settled'> },
-): Pick<ServiceHandlers, 'deliveries.list' | 'deliveries.get' | 'deliveries.activity'> {
+): Pick<
+  ServiceHandlers,
+  'deliveries.list' | 'deliveries.get' | 'deliveries.activity' | 'deliveries.volume'
+> {
   return {
-    'deliveries.list': async ({ uid, limit, before, label, identity }) => {
+    'deliveries.list': async ({
+      uid,
+      limit,
+      before,
+      label,
+      labels,
+      identity,
+      q,
+      eventType,
+      from,
+      to,
+    }) => {
       await deps.writer.settled();
       // A deleted webhook's log stays readable: automations may still point at it.
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
-      const page = deps.deliveries.page(uid, limit, before ?? null, { label, identity });
-      return { items: page.items.map(deliveryJson), nextBefore: page.nextBefore };
+      if (from !== undefined && to !== undefined && from > to) {
+        throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
+      }
+      const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
+      const filter = { labels: wanted, identity, q, eventType, from, to };
+      const page = deps.deliveries.page(uid, limit, before ?? null, filter);
+      return {
+        items: page.items.map(deliveryJson),
+        nextBefore: page.nextBefore,
+        total: deps.deliveries.count(uid, filter),
+      };
     },
     'deliveries.get': async ({ id }) => {
       await deps.writer.settled();
@@ -36,7 +63,28 @@ export function deliveryHandlers(
         delivery.label === 'Accepted'
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
-      return { ...deliveryJson(delivery), payload };
+      const request = deps.deliveries.requestContext(id);
+      return {
+        ...deliveryJson(delivery),
+        payload,
+        method: request?.method ?? null,
+        path: request?.path ?? null,
+        headers: request?.headers ?? null,
+      };
+    },
+    'deliveries.volume': async ({ uid, range }) => {
+      await deps.writer.settled();
+      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      const { count, minutes } = VOLUME_BUCKETS[range];
+      const bucketMs = minutes * 60_000;
+      // Whole buckets on the clock, the last one still running, so bars stay put between reads.
+      const since = (Math.floor(deps.now() / bucketMs) - (count - 1)) * bucketMs;
+      const buckets = Array.from({ length: count }, emptyCounts);
+      for (const row of deps.deliveries.volumeSince(uid, since, bucketMs)) {
+        const bucket = buckets[Math.min(row.bucket, count - 1)];
+        if (bucket) bucket[row.label] += row.n;
+      }
+      return { since: iso(since), bucketMinutes: minutes, buckets };
     },
     'deliveries.activity': async ({ factory }) => {
       await deps.writer.settled();

@@ -1,7 +1,10 @@
+import type { AlarmMonitor } from '../alarms/monitor.js';
 import type { DefinitionSync } from '../definitions/sync.js';
 import type { EventBus } from '../events.js';
+import type { RefusalTally } from '../ingress/refusal-tally.js';
 import type { WebhookDirectory } from '../ingress/webhook-directory.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
+import type { AlarmsRepository } from '../store/alarms-repo.js';
 import type { DeliveriesRepository } from '../store/deliveries-repo.js';
 import type { FactoriesRepository } from '../store/factories-repo.js';
 import type { TokensRepository } from '../store/tokens-repo.js';
@@ -23,6 +26,9 @@ export interface ServiceDeps {
   limits: { webhooksPerFactory: number };
   /** Managed factories: the API writes definition files and applies them through this. */
   definitions: DefinitionSync;
+  /** Refused requests the ingress keeps in memory (read only here). */
+  refusals: Pick<RefusalTally, 'newest' | 'countsSinceStart' | 'countsLastHour'>;
+  alarms: { monitor: AlarmMonitor; repo: AlarmsRepository };
   version: string;
   /** How to run `hookport` on this machine (the UI's sample commands). */
   cliCommand: string;

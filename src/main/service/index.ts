@@ -1,9 +1,13 @@
+import { alarmHandlers } from './alarms.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { automationHandlers } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
 import { definitionHandlers } from './definitions.js';
 import { deliveryHandlers } from './deliveries.js';
 import { executorHandlers } from './executors.js';
+import { filterLabHandlers } from './filter-lab.js';
+import { forwardingHandlers } from './forwarding.js';
+import { refusalHandlers } from './refusals.js';
 import { relayHandlers } from './relay.js';
 import { replayHandlers } from './replay.js';
 import { runHandlers } from './runs.js';
@@ -18,6 +22,8 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...deliveryHandlers(deps),
     ...tokenHandlers(deps),
     ...relayHandlers(deps),
+    ...refusalHandlers(deps),
+    ...alarmHandlers(deps),
     ...automationHandlers(deps),
     ...testFilterHandlers(deps),
     ...runHandlers(deps),
@@ -25,6 +31,8 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...executorHandlers(deps),
     ...secretHandlers(deps),
     ...definitionHandlers(deps),
+    ...forwardingHandlers(deps),
+    ...filterLabHandlers(deps),
   } satisfies ServiceHandlers;
 }
 

@@ -63,6 +63,7 @@ export async function createManagedWebhook(
     signatureOptions: input.signatureOptions,
     secretName: input.secretName ?? `webhook-${input.name}`,
     deliveryIdHeader: input.deliveryIdHeader,
+    eventTypePath: input.eventTypePath,
   };
   await changeFile(deps, factoryId, dir, input.name, () => writeWebhookFile(dir, input.name, file));
   const webhook = applied(deps, factoryId, input.name);
@@ -75,11 +76,12 @@ export async function updateManagedWebhook(
   factoryId: string,
   dir: string,
   name: string,
-  changes: { enabled?: boolean; deliveryIdHeader?: string | null },
+  changes: { enabled?: boolean; deliveryIdHeader?: string | null; eventTypePath?: string | null },
 ): Promise<Webhook> {
   const edits: Record<string, string | boolean | null> = {};
   if (changes.enabled !== undefined) edits.enabled = changes.enabled;
   if (changes.deliveryIdHeader !== undefined) edits.deliveryIdHeader = changes.deliveryIdHeader;
+  if (changes.eventTypePath !== undefined) edits.eventTypePath = changes.eventTypePath;
   await changeFile(deps, factoryId, dir, name, () => editWebhookFile(dir, name, edits));
   return applied(deps, factoryId, name);
 }

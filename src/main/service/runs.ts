@@ -1,4 +1,4 @@
-import type { Run } from '../../shared/contract/runs.js';
+import { RERUN_MANY_MAX, type Run } from '../../shared/contract/runs.js';
 import { ApiError } from '../../shared/errors.js';
 import { newRunId } from '../ids.js';
 import type { RunRecord } from '../store/runs-repo.js';
@@ -20,11 +20,13 @@ export const runJson = (r: RunRecord): Run => ({
   exitCode: r.exitCode,
   error: r.error,
   rerunOf: r.rerunOf,
+  reruns: r.reruns,
+  httpStatus: r.httpStatus,
 });
 
 export function runHandlers(
   deps: FullServiceDeps,
-): Pick<ServiceHandlers, 'runs.list' | 'runs.get' | 'runs.rerun'> {
+): Pick<ServiceHandlers, 'runs.list' | 'runs.get' | 'runs.rerun' | 'runs.rerunMany'> {
   const requireRun = (id: string): RunRecord => {
     const run = deps.runs.get(id);
     if (!run)
@@ -46,7 +48,10 @@ export function runHandlers(
     'runs.get': ({ id }) => {
       const run = requireRun(id);
       const payload = deps.runs.payloadOf(run.deliveryId)?.toString('utf8') ?? null;
-      return Promise.resolve({ ...runJson(run), input: run.input, payload, output: run.output });
+      // A command still running shows what it has printed so far.
+      const output =
+        run.status === 'running' ? (deps.dispatcher.liveOutput(id) ?? run.output) : run.output;
+      return Promise.resolve({ ...runJson(run), input: run.input, payload, output });
     },
 
     // By hand only: the new run has the same input and delivery, and says which run it repeats.
@@ -59,37 +64,74 @@ export function runHandlers(
             `${id} is ${run.status}; only failed or interrupted runs can be re-run.`,
           );
         }
-        if (run.factoryId === null) {
-          throw new ApiError(
-            'conflict',
-            `The automation of ${id} was deleted; there is nothing to re-run.`,
-          );
-        }
-        if (!deps.runs.payloadOf(run.deliveryId)) {
-          throw new ApiError('conflict', `The payload of ${run.deliveryId} is no longer stored.`);
-        }
-        const now = deps.now();
-        const rerunId = newRunId(now);
-        deps.runs.insert({
-          id: rerunId,
-          automationId: run.automationId,
-          deliveryId: run.deliveryId,
-          webhookUid: run.webhookUid,
-          input: run.input,
-          createdAt: now,
-          rerunOf: run.id,
-        });
-        deps.events.emit({
-          type: 'run',
-          run: {
-            id: rerunId,
-            automationId: run.automationId,
-            deliveryId: run.deliveryId,
-            status: 'queued',
-          },
-        });
+        const refusal = whyNotRerun(deps, run);
+        if (refusal) throw new ApiError('conflict', refusal);
+        const created = insertReruns(deps, [run])[0]!;
         deps.dispatcher.wake();
-        return runJson(deps.runs.get(rerunId)!);
+        return runJson(created);
+      }),
+
+    'runs.rerunMany': ({ status, automationId, since, dryRun }) =>
+      deps.writes.run(() => {
+        const found = deps.runs.rerunCandidates(
+          { status, automation: automationId ?? null, since: since ?? null },
+          RERUN_MANY_MAX,
+        );
+        const skipped: Array<{ id: string; reason: string }> = [];
+        const runnable: RunRecord[] = [];
+        for (const run of found.items) {
+          const refusal = whyNotRerun(deps, run);
+          if (refusal) skipped.push({ id: run.id, reason: refusal });
+          else runnable.push(run);
+        }
+        const remaining = found.total - found.items.length;
+        if (dryRun) return { count: runnable.length, runs: [], skipped, remaining };
+        const created = insertReruns(deps, runnable).map(runJson);
+        if (created.length > 0) deps.dispatcher.wake();
+        deps.log.info(
+          `[runs] re-ran ${created.length} ${status} run(s)${automationId ? ` of ${automationId}` : ''}` +
+            (skipped.length > 0 ? `; ${skipped.length} skipped` : ''),
+        );
+        return { count: created.length, runs: created, skipped, remaining };
       }),
   };
+}
+
+/** Why a failed or interrupted run cannot be re-run now; null when it can. */
+function whyNotRerun(deps: FullServiceDeps, run: RunRecord): string | null {
+  const latest = run.reruns[run.reruns.length - 1];
+  if (latest !== undefined)
+    return `${run.id} was already re-run as ${latest}; re-run that one instead.`;
+  if (run.factoryId === null)
+    return `The automation of ${run.id} was deleted; there is nothing to re-run.`;
+  if (!deps.runs.payloadOf(run.deliveryId))
+    return `The payload of ${run.deliveryId} is no longer stored.`;
+  return null;
+}
+
+/** New queued runs with the same input, each naming the run it repeats; one transaction. */
+function insertReruns(deps: FullServiceDeps, runs: readonly RunRecord[]): RunRecord[] {
+  const now = deps.now();
+  const fresh = runs.map((run) => ({
+    id: newRunId(now),
+    automationId: run.automationId,
+    deliveryId: run.deliveryId,
+    webhookUid: run.webhookUid,
+    input: run.input,
+    createdAt: now,
+    rerunOf: run.id,
+  }));
+  deps.runs.insertMany(fresh);
+  for (const run of fresh) {
+    deps.events.emit({
+      type: 'run',
+      run: {
+        id: run.id,
+        automationId: run.automationId,
+        deliveryId: run.deliveryId,
+        status: 'queued',
+      },
+    });
+  }
+  return fresh.map((run) => deps.runs.get(run.id)!);
 }

@@ -1,8 +1,11 @@
 import { ApiError } from '../../shared/errors.js';
-import { checkPayload, verdictOf } from '../automations/payload-check.js';
+import { headerValuesFromPairs } from '../../shared/filter/index.js';
+import { checkHeaders, checkPayload, verdictOf } from '../automations/payload-check.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
+import type { WebhookTrigger } from '../../shared/contract/triggers.js';
 import type { DeliveryRecord } from '../store/deliveries-repo.js';
 import type { FullServiceDeps } from './automation-deps.js';
+import { assertHeaderFiltersAllowed } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
 
 /**
@@ -33,38 +36,52 @@ export function requireStoredPayload(
   return { delivery, body };
 }
 
+export type WebhookCheck = { passed: boolean; detail: string };
+
+/** Does the trigger select the delivery's webhook, and can that webhook still fire? */
+export function webhookCheckFor(
+  deps: Pick<FullServiceDeps, 'webhooks'>,
+  trigger: WebhookTrigger,
+  webhookUid: string,
+): WebhookCheck {
+  const webhook = deps.webhooks.get(webhookUid);
+  const name = webhook?.name ?? webhookUid;
+  if (!trigger.filter.webhook_ids.includes(webhookUid)) {
+    return {
+      passed: false,
+      detail: `${name} (${webhookUid}) is not selected in "Webhook received from"`,
+    };
+  }
+  if (!webhook || webhook.deletedAt !== null) {
+    return { passed: false, detail: `${name} is selected but was deleted: it fires no more` };
+  }
+  const note = webhook.enabled ? '' : ' (it is disabled now: senders get 404)';
+  return { passed: true, detail: `${name} is selected${note}` };
+}
+
 export function testFilterHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'automations.testFilter'> {
   return {
     'automations.testFilter': ({ trigger, deliveryId }) => {
+      assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
       const { delivery, body } = requireStoredPayload(deps, deliveryId);
-      const webhook = deps.webhooks.get(delivery.webhookUid);
-      const name = webhook?.name ?? delivery.webhookUid;
-      let webhookCheck: { passed: boolean; detail: string };
-      if (!trigger.filter.webhook_ids.includes(delivery.webhookUid)) {
-        webhookCheck = {
-          passed: false,
-          detail: `${name} (${delivery.webhookUid}) is not selected in "Webhook received from"`,
-        };
-      } else if (!webhook || webhook.deletedAt !== null) {
-        webhookCheck = {
-          passed: false,
-          detail: `${name} is selected but was deleted: it fires no more`,
-        };
-      } else {
-        const note = webhook.enabled ? '' : ' (it is disabled now: senders get 404)';
-        webhookCheck = { passed: true, detail: `${name} is selected${note}` };
-      }
+      const webhookCheck = webhookCheckFor(deps, trigger, delivery.webhookUid);
       const parsed = parseJsonBody(body);
       // Stored payloads parsed when accepted; this guards a hand-edited database only.
       if (!parsed.ok)
         throw new ApiError('conflict', `The stored payload of ${deliveryId}: ${parsed.reason}.`);
       const payloadCheck = checkPayload(trigger.filter.payload, parsed.value);
+      const request = deps.deliveries.requestContext(deliveryId);
+      const headerCheck = checkHeaders(
+        trigger.filter.headers,
+        request ? headerValuesFromPairs(request.headers) : null,
+      );
       return Promise.resolve({
-        verdict: verdictOf(webhookCheck, payloadCheck),
+        verdict: verdictOf(webhookCheck, payloadCheck, headerCheck),
         webhookCheck,
         payloadCheck,
+        headerCheck,
       });
     },
   };

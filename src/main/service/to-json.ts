@@ -18,6 +18,7 @@ export function webhookJson(w: WebhookRecord, settings: RelaySettings): Webhook 
     signatureOptions: w.signatureOptions,
     secretName: w.secretName,
     deliveryIdHeader: w.deliveryIdHeader,
+    eventTypePath: w.eventTypePath,
     enabled: w.enabled,
     ingressUrl: settings.ingressUrl(w),
     createdAt: iso(w.createdAt),

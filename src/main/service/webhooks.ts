@@ -9,6 +9,7 @@ import {
   updateManagedWebhook,
 } from './managed-webhooks.js';
 import { webhookJson } from './to-json.js';
+import { EVENT_TYPE_PATH_NOTE } from '../../shared/contract/webhooks.js';
 import {
   assertFitsEveryWebhook,
   assertUrlSafe,
@@ -30,6 +31,28 @@ export function requireFactory(deps: ServiceDeps, id: string) {
   const factory = deps.factories.get(id);
   if (!factory) throw new ApiError('not_found', `No factory "${id}".`, 'factory');
   return factory;
+}
+
+/** Provider schemes name their own event (§13); only the others take a path. */
+export function takesEventTypePath(
+  authMode: WebhookRecord['authMode'],
+  scheme: WebhookRecord['signatureScheme'],
+): boolean {
+  return authMode !== 'signature' || scheme === 'hmac-sha256';
+}
+
+function assertEventTypePathFits(
+  authMode: WebhookRecord['authMode'],
+  scheme: WebhookRecord['signatureScheme'],
+  path: string | null | undefined,
+): void {
+  if (path !== undefined && path !== null && !takesEventTypePath(authMode, scheme)) {
+    throw new ApiError(
+      'invalid_input',
+      `eventTypePath: ${EVENT_TYPE_PATH_NOTE} (the ${scheme ?? authMode} scheme reads it from its own headers or body)`,
+      'eventTypePath',
+    );
+  }
 }
 
 export function requireLiveWebhook(deps: ServiceDeps, uid: string): WebhookRecord {
@@ -103,6 +126,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
             'signatureScheme',
           );
         }
+        assertEventTypePathFits(input.authMode, scheme, input.eventTypePath);
         if (deps.webhooks.findByName(factory.id, input.name)) {
           throw new ApiError(
             'conflict',
@@ -166,6 +190,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           signatureOptions: input.signatureOptions ?? null,
           secretName,
           deliveryIdHeader: input.deliveryIdHeader ?? null,
+          eventTypePath: input.eventTypePath ?? null,
           enabled: true,
           createdAt: deps.now(),
           deletedAt: null,
@@ -188,6 +213,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
     'webhooks.update': ({ uid, ...changes }) =>
       deps.writes.run(async () => {
         const current = requireLiveWebhook(deps, uid);
+        assertEventTypePathFits(current.authMode, current.signatureScheme, changes.eventTypePath);
         if (changes.name !== undefined && changes.name !== current.name) {
           if (deps.factories.get(current.factoryId)?.definitionsDir) {
             throw new ApiError(

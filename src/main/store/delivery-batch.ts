@@ -15,6 +15,15 @@ export interface PlannedRun {
   input: string;
 }
 
+/** The request a log entry came from, as stored: credential values already redacted. */
+export interface RequestContext {
+  method: string;
+  /** The request target as received, with a URL token replaced by `{token}`. */
+  path: string;
+  /** In the order received, names as sent; a repeated header is several pairs. */
+  headers: Array<[string, string]>;
+}
+
 export interface AcceptItem {
   id: string;
   webhookUid: string;
@@ -24,6 +33,9 @@ export interface AcceptItem {
   identitySource: IdentitySource;
   clientAddress: string | null;
   runs: PlannedRun[];
+  /** Null where no request was recorded (entries from before request contexts were kept). */
+  request: RequestContext | null;
+  eventType: string | null;
   /** Replays re-evaluate a stored payload on purpose, so they skip the duplicate check. */
   replayOf?: string;
 }
@@ -45,6 +57,8 @@ export interface RejectionItem {
   /** What the request claimed to be, where that is known without trusting it (metadata only). */
   identity: string | null;
   identitySource: IdentitySource | null;
+  request: RequestContext;
+  eventType: string | null;
 }
 
 /** What listeners hear once a batch is on disk: the log entry as the API shows it. */

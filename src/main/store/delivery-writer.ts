@@ -91,7 +91,14 @@ export class DeliveryWriter {
     if (batch.length === 0) return this.wakeIdle();
     this.committing = true;
     const items: BatchItem[] = batch.map((p) => ({ kind: p.kind, item: p.item }) as BatchItem);
-    this.store.commit(items).then(
+    let committed: Promise<BatchResult>;
+    try {
+      committed = this.store.commit(items);
+    } catch (error) {
+      // A store that throws instead of rejecting still fails only this batch.
+      committed = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    committed.then(
       (result) => this.settle(batch, result),
       (error: unknown) => this.fail(batch, error),
     );

@@ -23,6 +23,8 @@ export function createRetention(db: Db) {
       AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.delivery_id = ranked.id AND runs.status IN ('queued', 'running'))
     LIMIT @batch`);
   const deletePayload = db.prepare('DELETE FROM payloads WHERE delivery_id = ?');
+  const deleteRequest = db.prepare('DELETE FROM request_contexts WHERE delivery_id = ?');
+  const deleteAttempts = db.prepare('DELETE FROM forward_attempts WHERE delivery_id = ?');
   const deleteRuns = db.prepare('DELETE FROM runs WHERE delivery_id = ?');
   const deleteDelivery = db.prepare('DELETE FROM deliveries WHERE id = ?');
   const deleteKeys = db.prepare('DELETE FROM dedupe_keys WHERE accepted_at < ?');
@@ -30,6 +32,8 @@ export function createRetention(db: Db) {
   const pruneBatch = db.transaction((ids: string[]) => {
     for (const id of ids) {
       deletePayload.run(id);
+      deleteRequest.run(id);
+      deleteAttempts.run(id);
       deleteRuns.run(id);
       deleteDelivery.run(id);
     }

@@ -22,6 +22,10 @@ export interface RunRecord {
   output: string | null;
   error: string | null;
   rerunOf: string | null;
+  /** Runs that re-run this one, oldest first. */
+  reruns: string[];
+  /** The last HTTP status the executor's URL answered (http executor only). */
+  httpStatus: number | null;
   /** A `command` run's program, recorded as it started; null for other executors. */
   process: RunProcess | null;
 }
@@ -43,11 +47,14 @@ interface RunRow {
   output: string | null;
   error: string | null;
   rerun_of: string | null;
+  rerun_ids: string | null;
+  http_status: number | null;
   process_group: number | null;
   process_started: string | null;
 }
 
-const toRecord = (r: RunRow): RunRecord => ({
+/** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
+export const toRecord = (r: RunRow): RunRecord => ({
   id: r.id,
   automationId: r.automation_id,
   automationName: r.automation_name,
@@ -64,6 +71,8 @@ const toRecord = (r: RunRow): RunRecord => ({
   output: r.output,
   error: r.error,
   rerunOf: r.rerun_of,
+  reruns: r.rerun_ids ? r.rerun_ids.split(',').sort() : [],
+  httpStatus: r.http_status,
   process: r.process_group === null ? null : { group: r.process_group, started: r.process_started },
 });
 
@@ -80,6 +89,8 @@ export interface RunOutcome {
   exitCode: number | null;
   output: string | null;
   error: string | null;
+  /** The last HTTP status the executor's URL answered (http executor only). */
+  httpStatus?: number | null;
 }
 
 export interface NewRun {
@@ -93,7 +104,8 @@ export interface NewRun {
 }
 
 const SELECT = `
-  SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name
+  SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
+    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids
   FROM runs r
   LEFT JOIN automations a ON a.id = r.automation_id
   LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
@@ -101,6 +113,12 @@ const SELECT = `
 /** Run IDs are ULIDs of their delivery's time, so "since" is a range on the primary key. */
 const firstRunIdAt = (ms: number): string =>
   `run_${encodeTime(Math.max(0, ms), 10)}0000000000000000`;
+
+interface RerunFilter {
+  status: RunStatus;
+  automation: string | null;
+  fromId: string;
+}
 
 export type RunsRepository = ReturnType<typeof createRunsRepository>;
 
@@ -125,7 +143,7 @@ export function createRunsRepository(db: Db) {
   );
   const finish = db.prepare(`
     UPDATE runs SET status = @status, finished_at = @finishedAt, exit_code = @exitCode,
-                    output = @output, error = @error
+                    output = @output, error = @error, http_status = @httpStatus
     WHERE id = @id AND status IN ('queued', 'running')`);
   const recordDone = db.prepare<{ factoryId: string; limit: number; now: number }, RunRef>(`
     UPDATE runs SET status = 'succeeded', started_at = @now, finished_at = @now
@@ -150,6 +168,17 @@ export function createRunsRepository(db: Db) {
   );
   const payload = db.prepare<[string], { body: Buffer }>(
     'SELECT body FROM payloads WHERE delivery_id = ?',
+  );
+  const NOT_RERUN = `r.status = @status AND (@automation IS NULL OR r.automation_id = @automation)
+      AND r.id >= @fromId AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.rerun_of = r.id)`;
+  const rerunCandidates = db.prepare<RerunFilter & { limit: number }, RunRow>(
+    `${SELECT} WHERE ${NOT_RERUN} ORDER BY r.id LIMIT @limit`,
+  );
+  const countRerunCandidates = db.prepare<RerunFilter, { n: number }>(
+    `SELECT count(*) AS n FROM runs r WHERE ${NOT_RERUN}`,
+  );
+  const eventType = db.prepare<[string], { event_type: string | null }>(
+    'SELECT event_type FROM deliveries WHERE id = ?',
   );
 
   const claim = db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
@@ -195,7 +224,7 @@ export function createRunsRepository(db: Db) {
       }
     },
     finish: (id: string, outcome: RunOutcome, now: number): void => {
-      finish.run({ id, finishedAt: now, ...outcome });
+      finish.run({ id, finishedAt: now, ...outcome, httpStatus: outcome.httpStatus ?? null });
     },
     /**
      * At start: whatever was running when the relay died is interrupted, never resumed; each
@@ -226,6 +255,7 @@ export function createRunsRepository(db: Db) {
             exitCode: null,
             output: null,
             error: reason,
+            httpStatus: null,
           });
         }
         return rows.map((row) => ({ ...toRecord(row), status: 'failed' as const }));
@@ -234,8 +264,30 @@ export function createRunsRepository(db: Db) {
     insert: (run: NewRun): void => {
       insert.run(run);
     },
+    /** Several runs in one transaction (one fsync), as a bulk re-run writes them. */
+    insertMany: db.transaction((runs: readonly NewRun[]): void => {
+      for (const run of runs) insert.run(run);
+    }),
     countSince: (automationId: string, since: number): number =>
       countSince.get(automationId, firstRunIdAt(since))!.n,
     payloadOf: (deliveryId: string): Buffer | null => payload.get(deliveryId)?.body ?? null,
+    /** Runs in `status` not re-run yet, oldest first, and how many match in all. */
+    rerunCandidates: (
+      filter: { status: RunStatus; automation: string | null; since: number | null },
+      limit: number,
+    ): { items: RunRecord[]; total: number } => {
+      const params: RerunFilter = {
+        status: filter.status,
+        automation: filter.automation,
+        fromId: firstRunIdAt(filter.since ?? 0),
+      };
+      return {
+        items: rerunCandidates.all({ ...params, limit }).map(toRecord),
+        total: countRerunCandidates.get(params)!.n,
+      };
+    },
+    /** The delivery's event type (§13), for the executors; null when unknown. */
+    eventTypeOf: (deliveryId: string): string | null =>
+      eventType.get(deliveryId)?.event_type ?? null,
   };
 }

@@ -5,6 +5,7 @@ import type {
   BatchItem,
   BatchResult,
   DeliveryBatchStore,
+  RequestContext,
 } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
 
@@ -31,16 +32,22 @@ export function sqliteBatchCommitter(
     ON CONFLICT (webhook_uid, identity) DO UPDATE SET delivery_id = excluded.delivery_id, accepted_at = excluded.accepted_at`);
   const insertDelivery = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source, client_address,
-                            reason, duplicate_of, replay_of)
+                            reason, duplicate_of, replay_of, event_type)
     VALUES (@id, @webhookUid, @label, @size, @receivedAt, @identity, @identitySource, @clientAddress,
-            @reason, @duplicateOf, @replayOf)`);
+            @reason, @duplicateOf, @replayOf, @eventType)`);
+  const insertRequest = db.prepare(
+    'INSERT INTO request_contexts (delivery_id, method, path, headers) VALUES (?, ?, ?, ?)',
+  );
   const insertPayload = db.prepare('INSERT INTO payloads (delivery_id, body) VALUES (?, ?)');
   const insertRun = db.prepare(`
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
     VALUES (?, ?, ?, ?, 'queued', ?, ?)`);
 
-  const write = (row: DeliveryRecord): DeliveryRecord => {
+  const write = (row: DeliveryRecord, request: RequestContext | null): DeliveryRecord => {
     insertDelivery.run(row);
+    if (request) {
+      insertRequest.run(row.id, request.method, request.path, JSON.stringify(request.headers));
+    }
     return row;
   };
 
@@ -54,17 +61,21 @@ export function sqliteBatchCommitter(
       identitySource: item.identitySource,
       clientAddress: item.clientAddress,
       replayOf: item.replayOf ?? null,
+      eventType: item.eventType,
     };
     if (!item.replayOf) {
       const previous = findKey.get(item.webhookUid, item.identity);
       if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {
-        const row = write({
-          ...base,
-          label: 'Duplicate',
-          reason: null,
-          duplicateOf: previous.delivery_id,
-          runIds: [],
-        });
+        const row = write(
+          {
+            ...base,
+            label: 'Duplicate',
+            reason: null,
+            duplicateOf: previous.delivery_id,
+            runIds: [],
+          },
+          item.request,
+        );
         return {
           outcome: { label: 'Duplicate', deliveryId: item.id, duplicateOf: previous.delivery_id },
           row,
@@ -73,15 +84,18 @@ export function sqliteBatchCommitter(
       upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
     }
     const runIds = item.runs.map((r) => r.id);
-    const row = write({
-      ...base,
-      label: 'Accepted',
-      reason: item.replayOf
-        ? `replay of ${item.replayOf} (duplicate check skipped on purpose)`
-        : null,
-      duplicateOf: null,
-      runIds,
-    });
+    const row = write(
+      {
+        ...base,
+        label: 'Accepted',
+        reason: item.replayOf
+          ? `replay of ${item.replayOf} (duplicate check skipped on purpose)`
+          : null,
+        duplicateOf: null,
+        runIds,
+      },
+      item.request,
+    );
     insertPayload.run(item.id, item.body);
     for (const run of item.runs) {
       insertRun.run(run.id, run.automationId, item.id, item.webhookUid, run.input, item.receivedAt);
@@ -98,7 +112,8 @@ export function sqliteBatchCommitter(
         outcomes.push(outcome);
         committed.push(row);
       } else {
-        committed.push(write({ ...pending.item, duplicateOf: null, replayOf: null, runIds: [] }));
+        const { request, ...entry } = pending.item;
+        committed.push(write({ ...entry, duplicateOf: null, replayOf: null, runIds: [] }, request));
       }
     }
     return { outcomes, committed };

@@ -11,6 +11,8 @@ export interface WebhookRecord {
   signatureOptions: GenericHmacOptions | null;
   secretName: string;
   deliveryIdHeader: string | null;
+  /** Where a token, URL-token or generic-HMAC webhook reads the event type (§13); null: none. */
+  eventTypePath: string | null;
   enabled: boolean;
   createdAt: number;
   deletedAt: number | null;
@@ -25,6 +27,7 @@ interface WebhookRow {
   signature_options: string | null;
   secret_name: string;
   delivery_id_header: string | null;
+  event_type_path: string | null;
   enabled: number;
   created_at: number;
   deleted_at: number | null;
@@ -41,13 +44,16 @@ const toRecord = (r: WebhookRow): WebhookRecord => ({
     : null,
   secretName: r.secret_name,
   deliveryIdHeader: r.delivery_id_header,
+  eventTypePath: r.event_type_path,
   enabled: r.enabled === 1,
   createdAt: r.created_at,
   deletedAt: r.deleted_at,
 });
 
 export type NewWebhook = Omit<WebhookRecord, 'deletedAt'>;
-export type WebhookChanges = Partial<Pick<WebhookRecord, 'name' | 'enabled' | 'deliveryIdHeader'>>;
+export type WebhookChanges = Partial<
+  Pick<WebhookRecord, 'name' | 'enabled' | 'deliveryIdHeader' | 'eventTypePath'>
+>;
 
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
 
@@ -70,16 +76,18 @@ export function createWebhooksRepository(db: Db) {
   );
   const insert = db.prepare(`
     INSERT INTO webhooks (uid, factory_id, name, auth_mode, signature_scheme, signature_options, secret_name,
-                          delivery_id_header, enabled, created_at)
+                          delivery_id_header, event_type_path, enabled, created_at)
     VALUES (@uid, @factoryId, @name, @authMode, @signatureScheme, @signatureOptions, @secretName,
-            @deliveryIdHeader, @enabled, @createdAt)`);
+            @deliveryIdHeader, @eventTypePath, @enabled, @createdAt)`);
   const update = db.prepare(`
-    UPDATE webhooks SET name = @name, enabled = @enabled, delivery_id_header = @deliveryIdHeader
+    UPDATE webhooks SET name = @name, enabled = @enabled, delivery_id_header = @deliveryIdHeader,
+                        event_type_path = @eventTypePath
     WHERE uid = @uid AND deleted_at IS NULL`);
   const redefine = db.prepare(`
     UPDATE webhooks SET auth_mode = @authMode, signature_scheme = @signatureScheme,
                         signature_options = @signatureOptions, secret_name = @secretName,
-                        delivery_id_header = @deliveryIdHeader, enabled = @enabled
+                        delivery_id_header = @deliveryIdHeader, event_type_path = @eventTypePath,
+                        enabled = @enabled
     WHERE uid = @uid AND deleted_at IS NULL`);
   const softDelete = db.prepare(
     'UPDATE webhooks SET deleted_at = ? WHERE uid = ? AND deleted_at IS NULL',
@@ -117,6 +125,7 @@ export function createWebhooksRepository(db: Db) {
         name: next.name,
         enabled: next.enabled ? 1 : 0,
         deliveryIdHeader: next.deliveryIdHeader,
+        eventTypePath: next.eventTypePath,
       });
       return get(uid);
     },
@@ -130,6 +139,7 @@ export function createWebhooksRepository(db: Db) {
         | 'signatureOptions'
         | 'secretName'
         | 'deliveryIdHeader'
+        | 'eventTypePath'
         | 'enabled'
       >,
     ): void => {

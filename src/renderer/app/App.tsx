@@ -3,6 +3,7 @@ import type { ApiError } from '../../shared/errors.js';
 import type { ContractClient } from '../client/contract-client.js';
 import { ToastProvider } from '../components/toasts.js';
 import { AutomationsPage } from '../pages/automations/AutomationsPage.js';
+import { RefusedPage } from '../pages/refused/RefusedPage.js';
 import { RunsPage } from '../pages/runs/RunsPage.js';
 import { SecretsPage } from '../pages/secrets/SecretsPage.js';
 import { SettingsPage } from '../pages/settings/SettingsPage.js';
@@ -32,6 +33,8 @@ function Page({ route }: { route: string[] }): ReactNode {
       return <SecretsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'refused':
+      return <RefusedPage route={rest} />;
     default:
       return <WebhooksPage route={section === 'webhooks' ? rest : []} />;
   }

@@ -2,6 +2,10 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { Factory } from '../../shared/contract/factories.js';
 import type { RelayStatus } from '../../shared/contract/relay.js';
 import { AGGREGATE_RELOAD_MS, onChanged, useCall } from './use-call.js';
+import { useInterval } from './use-interval.js';
+
+/** The status line's counts age (the last hour moves on; refusals send no events): read again. */
+const STATUS_REFRESH_MS = 5_000;
 
 export interface RelayInfo {
   status: RelayStatus;
@@ -29,6 +33,7 @@ export function RelayProvider({
     (e) => e.type === 'delivery' || onChanged('settings')(e),
     AGGREGATE_RELOAD_MS,
   );
+  useInterval(status.reload, STATUS_REFRESH_MS);
   const factories = useCall('factories.list', {}, onChanged('webhooks', 'settings'));
   const factory = factories.data?.items.find((f) => f.id === 'default');
   if (!status.data || !factory) return fallback(status.error ?? factories.error);

@@ -4,7 +4,10 @@ import type { MethodInput, MethodName, MethodOutput } from '../../shared/contrac
 import { ApiError } from '../../shared/errors.js';
 import type { BrowserSession, ContractClient } from './contract-client.js';
 
-const EVENT_TYPES: RelayEvent['type'][] = ['delivery', 'run', 'changed'];
+/** Every event type the contract has: server-sent events arrive under their type's name. */
+const EVENT_TYPES: RelayEvent['type'][] = relayEventSchema.options.map(
+  (option) => option.shape.type.value,
+);
 
 async function send(method: string, path: string, body: string | undefined): Promise<Response> {
   try {

@@ -21,7 +21,7 @@ function Check({
   );
 }
 
-/** Test filter's answer as UI.md draws it: the verdict, then the webhook and payload checks. */
+/** Test filter's answer as UI.md draws it: the verdict, then the webhook, payload and header checks. */
 export function FilterVerdict({ result }: { result: TestFilterResult }): ReactNode {
   const triggers = result.verdict === 'Would trigger';
   return (
@@ -32,6 +32,10 @@ export function FilterVerdict({ result }: { result: TestFilterResult }): ReactNo
       <ul className="checks">
         <Check name="Webhook check" {...result.webhookCheck} />
         <Check name="Payload check" {...result.payloadCheck} />
+        {/* Shown once the trigger has a header filter (or a header check could not be made). */}
+        {!(
+          result.headerCheck.passed && result.headerCheck.detail.startsWith('no header filter')
+        ) && <Check name="Header check" {...result.headerCheck} />}
       </ul>
     </section>
   );

@@ -6,6 +6,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { formatCount } from './format.js';
 import {
   childPath,
   copyText,
@@ -60,8 +61,8 @@ function CopyAction({ what, value, path }: { what: string; value: string; path: 
 function summary(node: JsonContainer): string {
   const count = node.children.length;
   return node.kind === 'object'
-    ? `{…} ${count} ${count === 1 ? 'key' : 'keys'}`
-    : `[…] ${count} ${count === 1 ? 'item' : 'items'}`;
+    ? `{…} ${formatCount(count)} ${count === 1 ? 'key' : 'keys'}`
+    : `[…] ${formatCount(count)} ${count === 1 ? 'item' : 'items'}`;
 }
 
 function NodeRow({
@@ -158,8 +159,8 @@ function NodeRow({
           {children.length > shownLimit && (
             <li className="json-node">
               <button type="button" className="link" onClick={() => setLimit(shownLimit + CHUNK)}>
-                Show {Math.min(CHUNK, children.length - shownLimit)} more of{' '}
-                {children.length - shownLimit} not shown
+                Show {formatCount(Math.min(CHUNK, children.length - shownLimit))} more of{' '}
+                {formatCount(children.length - shownLimit)} not shown
               </button>
             </li>
           )}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { LabelCounts } from '../../shared/contract/deliveries.js';
 import { DELIVERY_LABELS, type DeliveryLabel } from '../../shared/labels.js';
+import { formatCount } from './format.js';
 import { labelClass } from './LabelBadge.js';
 import './sparkline.css';
 
@@ -12,7 +13,7 @@ const total = (hour: LabelCounts): number =>
 
 function describe(counts: LabelCounts): string {
   return DELIVERY_LABELS.filter((label) => counts[label] > 0)
-    .map((label) => `${counts[label].toLocaleString()} ${label}`)
+    .map((label) => `${formatCount(counts[label])} ${label}`)
     .join(', ');
 }
 
@@ -23,7 +24,7 @@ export function activitySummary(hours: LabelCounts[]): string {
   ) as Record<DeliveryLabel, number>;
   const count = total(sums);
   if (count === 0) return `No deliveries in ${hours.length} h`;
-  return `${count.toLocaleString()} ${count === 1 ? 'delivery' : 'deliveries'} in ${hours.length} h: ${describe(sums)}`;
+  return `${formatCount(count)} ${count === 1 ? 'delivery' : 'deliveries'} in ${hours.length} h: ${describe(sums)}`;
 }
 
 /**

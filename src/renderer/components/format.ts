@@ -42,3 +42,11 @@ export function formatDuration(startIso: string | null, endIso: string | null): 
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** "0.21 %", "< 0.01 %", "12 %". */
+export function formatShare(part: number, whole: number): string {
+  if (whole === 0 || part === 0) return '0 %';
+  const share = (part / whole) * 100;
+  if (share < 0.01) return '< 0.01 %';
+  return `${share < 1 ? share.toFixed(2) : share < 10 ? share.toFixed(1) : share.toFixed(0)} %`;
+}

@@ -50,19 +50,34 @@ export const automationSchema = z.object({
 });
 export type Automation = z.infer<typeof automationSchema>;
 
+export const filterFailureSchema = z.object({
+  /** Dotted path ('' for the body itself). */
+  path: z.string(),
+  expected: z.string(),
+  actual: z.string(),
+});
+
 export const TEST_FILTER_VERDICTS = ['Would trigger', 'Would not trigger'] as const;
+
+/** A payload or header check: for a failed one, the first failing path, expected and actual. */
+const filterCheckSchema = z.object({
+  passed: z.boolean(),
+  /** Set when the check failed: the first failing path ('' for the body itself), expected, actual. */
+  failingPath: z.string().optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  detail: z.string(),
+  /** Every failing path of the filter, the first one first (empty when the check passed). */
+  failures: z.array(filterFailureSchema).default([]),
+});
+export type FilterCheck = z.infer<typeof filterCheckSchema>;
 
 export const testFilterResultSchema = z.object({
   verdict: z.enum(TEST_FILTER_VERDICTS),
   webhookCheck: z.object({ passed: z.boolean(), detail: z.string() }),
-  payloadCheck: z.object({
-    passed: z.boolean(),
-    /** Set when the check failed: the first failing path ('' for the body itself), expected, actual. */
-    failingPath: z.string().optional(),
-    expected: z.string().optional(),
-    actual: z.string().optional(),
-    detail: z.string(),
-  }),
+  payloadCheck: filterCheckSchema,
+  /** The header filter against the stored request headers (names case-insensitive). */
+  headerCheck: filterCheckSchema,
 });
 export type TestFilterResult = z.infer<typeof testFilterResultSchema>;
 

@@ -14,9 +14,21 @@ export const relayEventSchema = z.discriminatedUnion('type', [
       status: z.string(),
     }),
   }),
+  /** A forward attempt was recorded (from the UI, the API or `hookport forward`). */
+  z.object({
+    type: z.literal('attempt'),
+    attempt: z.object({
+      id: z.string(),
+      deliveryId: z.string(),
+      webhookUid: z.string(),
+      status: z.number().nullable(),
+    }),
+  }),
+  /** A running command printed more: `runs.get` now shows it (at most a few a second). */
+  z.object({ type: z.literal('run-output'), runId: z.string() }),
   z.object({
     type: z.literal('changed'),
-    resource: z.enum(['webhooks', 'automations', 'secrets', 'settings', 'tokens']),
+    resource: z.enum(['webhooks', 'automations', 'secrets', 'settings', 'tokens', 'alarms']),
   }),
 ]);
 export type RelayEvent = z.infer<typeof relayEventSchema>;

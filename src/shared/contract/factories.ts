@@ -49,6 +49,8 @@ export const factoryMethods = {
       applied: z.boolean(),
       items: z.array(planItemSchema),
       ignored: z.array(z.string()),
+      /** Automations that will stop firing because a webhook they select is (or was) deleted. */
+      warnings: z.array(z.string()),
     }),
   }),
 };

@@ -1,9 +1,13 @@
 import type { z } from 'zod';
+import { alarmMethods } from './alarms.js';
 import { automationMethods } from './automations.js';
 import { deliveryMethods } from './deliveries.js';
 import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
+import { filterLabMethods } from './filter-lab.js';
+import { forwardingMethods } from './forwarding.js';
 import { relayMethods } from './relay.js';
+import { refusalMethods } from './refusals.js';
 import { replayMethods } from './replay.js';
 import { runMethods } from './runs.js';
 import { secretMethods } from './secrets.js';
@@ -20,8 +24,12 @@ export const contract = {
   ...automationMethods,
   ...runMethods,
   ...replayMethods,
+  ...refusalMethods,
+  ...alarmMethods,
   ...executorMethods,
   ...secretMethods,
+  ...forwardingMethods,
+  ...filterLabMethods,
 };
 
 export type Contract = typeof contract;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refusalCountsSchema } from './refusals.js';
 import { roleSchema } from './tokens.js';
 import { method } from './define.js';
 
@@ -45,6 +46,8 @@ export const statusSchema = z.object({
   ingressBaseUrl: z.string(),
   secretBackend: z.enum(['keychain', 'file']),
   deliveriesLastHour: z.number().int(),
+  /** Refused requests (404, 405, 429) in the last hour, by status. */
+  refusalsLastHour: refusalCountsSchema,
   /** How to run `hookport` on the relay's machine, as sample commands print it. */
   cliCommand: z.string(),
 });

@@ -31,6 +31,10 @@ export const runSchema = z.object({
   error: z.string().nullable(),
   /** The run this one re-runs by hand. */
   rerunOf: z.string().nullable(),
+  /** Runs that re-run this one, oldest first; a run is re-run at most once. */
+  reruns: z.array(z.string()),
+  /** The last HTTP status the executor's URL answered (http executor only). */
+  httpStatus: z.number().int().nullable(),
 });
 export type Run = z.infer<typeof runSchema>;
 
@@ -45,6 +49,18 @@ export const runDetailSchema = runSchema.extend({
 export type RunDetail = z.infer<typeof runDetailSchema>;
 
 export const RUN_PAGE_MAX = 500;
+/** How many runs one bulk re-run re-runs. */
+export const RERUN_MANY_MAX = 500;
+
+/** A time given as ISO 8601 or epoch milliseconds, read as epoch milliseconds. */
+export const timeInputSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const ms = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(ms) || ms < 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time or epoch milliseconds' });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 export const runMethods = {
   'runs.list': method({
@@ -72,5 +88,32 @@ export const runMethods = {
     http: { method: 'POST', path: '/api/runs/:id/rerun', status: 201 },
     input: z.object({ id: runIdSchema }),
     output: runSchema,
+  }),
+  'runs.rerunMany': method({
+    role: 'manage',
+    summary:
+      'Re-run every failed (or interrupted) run not re-run yet, of one automation or all, ' +
+      'optionally only those queued since a time; at most 500 at a time',
+    http: { method: 'POST', path: '/api/runs/rerun' },
+    input: z.strictObject({
+      status: z.enum(['failed', 'interrupted'], {
+        error: () => 'must be "failed" or "interrupted"',
+      }),
+      automationId: automationIdSchema.optional(),
+      /** ISO 8601 or epoch milliseconds: only runs queued at or after it. */
+      since: timeInputSchema.optional(),
+      /** Count what would be re-run, change nothing (for the confirmation). */
+      dryRun: z.boolean().default(false),
+    }),
+    output: z.object({
+      /** How many runs were re-run (or would be, on a dry run). */
+      count: z.number().int(),
+      /** The new runs, each with `rerunOf` naming the run it repeats; empty on a dry run. */
+      runs: z.array(runSchema),
+      /** Runs that matched but cannot be re-run (automation deleted, payload pruned). */
+      skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+      /** Matching runs left for another call (over the 500 of this one). */
+      remaining: z.number().int(),
+    }),
   }),
 };

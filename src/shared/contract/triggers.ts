@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { payloadFilterSchema } from '../filter/index.js';
+import { headerFilterSchema, payloadFilterSchema } from '../filter/index.js';
 import { webhookUidSchema } from './common.js';
 
 /** Zod's own wording ("Invalid input: expected array, received undefined") reads as a stack trace. */
@@ -20,8 +20,12 @@ export const webhookTriggerSchema = z.strictObject(
           .min(1, 'must name at least one webhook UID')
           .max(20, 'at most 20 webhook UIDs'),
         payload: payloadFilterSchema.optional(),
+        /** Request headers, by name (case-insensitive), in the payload filter's grammar (§13). */
+        headers: headerFilterSchema.optional(),
       },
-      { error: required('an object with webhook_ids and an optional payload filter') },
+      {
+        error: required('an object with webhook_ids and optional payload and headers filters'),
+      },
     ),
   },
   { error: required('a trigger object: {provider, event, filter}') },

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isCredentialHeader } from '../credential-headers.js';
+import { eventTypePathSchema } from '../event-type.js';
 import { genericHmacOptionsSchema, signatureSchemeSchema } from '../signature-schemes.js';
 import {
   factoryIdSchema,
@@ -21,7 +23,15 @@ export const URL_SAFE_SECRET = /^[A-Za-z0-9._~-]{16,}$/;
 
 export const deliveryIdHeaderSchema = z
   .string()
-  .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name (letters, digits and "-")');
+  .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name (letters, digits and "-")')
+  // The identity is stored and shown: a credential header would put the credential there.
+  .refine((name) => !isCredentialHeader(name), {
+    message: 'carries a credential, which is never stored; name the header holding the event ID',
+  });
+
+/** Only these webhooks name their event type by setting; signature schemes have their own (§13). */
+export const EVENT_TYPE_PATH_NOTE =
+  'only token, url_token and hmac-sha256 webhooks take an eventTypePath; provider schemes name their event themselves';
 
 export const webhookSchema = z.object({
   uid: webhookUidSchema,
@@ -32,16 +42,20 @@ export const webhookSchema = z.object({
   signatureOptions: genericHmacOptionsSchema.nullable(),
   secretName: z.string(),
   deliveryIdHeader: z.string().nullable(),
+  /** A JSON path into the body or `header:<name>`: where the event type is read (§13). */
+  eventTypePath: z.string().nullable(),
   enabled: z.boolean(),
   ingressUrl: z.string(),
   createdAt: isoTime,
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
-const secretValue = z
+/** `"secret": ""` means blank, as leaving it out does (§13): generated where the relay may. */
+const optionalSecret = z
   .string()
-  .min(1, 'must not be empty')
-  .max(4096, 'must be at most 4096 characters');
+  .max(4096, 'must be at most 4096 characters')
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
 
 export const createWebhookInput = z.strictObject({
   factory: optionalFactorySchema,
@@ -49,9 +63,10 @@ export const createWebhookInput = z.strictObject({
   authMode: authModeSchema.default('token'),
   signatureScheme: signatureSchemeSchema.optional(),
   signatureOptions: genericHmacOptionsSchema.optional(),
-  secret: secretValue.optional(),
+  secret: optionalSecret,
   secretName: resourceNameSchema.optional(),
   deliveryIdHeader: deliveryIdHeaderSchema.optional(),
+  eventTypePath: eventTypePathSchema.optional(),
 });
 
 /** The only responses that carry a secret value: create and rotate, once. */
@@ -85,12 +100,13 @@ export const webhookMethods = {
   }),
   'webhooks.update': method({
     role: 'manage',
-    summary: 'Enable, disable, rename or change the delivery ID header',
+    summary: 'Enable, disable, rename, or change the delivery ID header or the event type path',
     http: { method: 'PATCH', path: '/api/webhooks/:uid' },
     input: z.strictObject({
       uid: webhookUidSchema,
       enabled: z.boolean().optional(),
       deliveryIdHeader: deliveryIdHeaderSchema.nullable().optional(),
+      eventTypePath: eventTypePathSchema.nullable().optional(),
       name: resourceNameSchema.optional(),
     }),
     output: webhookSchema,
@@ -99,7 +115,7 @@ export const webhookMethods = {
     role: 'manage',
     summary: 'Rotate secret',
     http: { method: 'POST', path: '/api/webhooks/:uid/rotate' },
-    input: z.strictObject({ uid: webhookUidSchema, secret: secretValue.optional() }),
+    input: z.strictObject({ uid: webhookUidSchema, secret: optionalSecret }),
     output: oneTimeSecret.extend({ secret: z.string() }),
   }),
   'webhooks.delete': method({

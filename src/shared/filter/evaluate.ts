@@ -155,6 +155,47 @@ export function evaluateFilter(
   return miss ? { matched: false, failure: explain(miss) } : { matched: true };
 }
 
+/**
+ * Every failing key, in the filter's order, for Test filter: a nested filter over an object
+ * field is searched for all its failing keys, not only the first. Empty when the filter matches.
+ */
+export function explainFilter(
+  filter: PayloadFilter | null | undefined,
+  payload: unknown,
+): FilterFailure[] {
+  if (!filter || isEmpty(filter)) return [];
+  if (!isJsonObject(payload)) {
+    return [
+      explain({ path: [], expected: { kind: 'object' }, field: { present: true, value: payload } }),
+    ];
+  }
+  const misses: Miss[] = [];
+  collectMisses(filter, payload, [], misses);
+  return misses.map(explain);
+}
+
+function collectMisses(
+  filter: PayloadFilter,
+  body: Readonly<Record<string, unknown>>,
+  path: readonly string[],
+  out: Miss[],
+): void {
+  for (const key of Object.keys(filter)) {
+    const cond = filter[key];
+    if (cond === undefined) continue;
+    const field = readField(body, key);
+    const here = [...path, key];
+    const nested =
+      !isFilterScalar(cond) && !isFilterList(cond) && !isOperatorObject(cond) ? cond : null;
+    // Into an object field every failing key counts; an array of objects is one verdict.
+    if (nested && isJsonObject(field.value)) collectMisses(nested, field.value, here, out);
+    else {
+      const miss = matchCondition(cond, field, here);
+      if (miss) out.push(miss);
+    }
+  }
+}
+
 /** `pull_request.state: expected one of ["open"], got "closed"`; no path for the body itself. */
 export function describeFailure(failure: FilterFailure): string {
   const text = `expected ${failure.expected}, got ${failure.actual}`;

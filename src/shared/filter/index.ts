@@ -5,7 +5,7 @@ export type {
   FilterScalar,
   PayloadFilter,
 } from './types.js';
-export { describeFailure, evaluateFilter } from './evaluate.js';
+export { describeFailure, evaluateFilter, explainFilter } from './evaluate.js';
 export type { FilterFailure, FilterVerdict } from './evaluate.js';
 export {
   MAX_FILTER_DEPTH,
@@ -17,3 +17,11 @@ export {
 } from './validate.js';
 export type { FilterValidation } from './validate.js';
 export { MAX_RENDER_LENGTH } from './render.js';
+export {
+  evaluateHeaderFilter,
+  explainHeaderFilter,
+  headerFilterSchema,
+  headerValuesFromPairs,
+  validateHeaderFilter,
+} from './header-filter.js';
+export type { HeaderFilterValidation, HeaderValues } from './header-filter.js';

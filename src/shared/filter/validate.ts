@@ -33,10 +33,12 @@ export const MAX_FILTER_STRING_LENGTH = 1000;
 export type FilterValidation =
   { ok: true; filter: PayloadFilter } | { ok: false; path: string; message: string };
 
-interface Problem {
+export interface FilterProblem {
   readonly path: readonly PathSegment[];
   readonly message: string;
 }
+
+type Problem = FilterProblem;
 
 interface State {
   keys: number;
@@ -168,7 +170,8 @@ function checkFields(
   return null;
 }
 
-function findProblem(input: unknown): Problem | null {
+/** The first problem of a filter, in key order, with its path as segments. */
+export function findFilterProblem(input: unknown): Problem | null {
   if (!isPlainObject(input))
     return { path: [], message: `expected an object, got ${describeKind(input)}` };
   return checkFields(input, [], 1, { keys: 0 });
@@ -176,14 +179,14 @@ function findProblem(input: unknown): Problem | null {
 
 /** Checks a filter before it is saved; the first problem found, in key order, is reported. */
 export function validateFilter(input: unknown, basePath = 'payload'): FilterValidation {
-  const problem = findProblem(input);
+  const problem = findFilterProblem(input);
   if (!problem) return { ok: true, filter: input as PayloadFilter };
   return { ok: false, path: formatPath(problem.path, basePath), message: problem.message };
 }
 
 /** The same checks for a contract schema; the issue's path points at the bad key. */
 export const payloadFilterSchema = z.custom<PayloadFilter>().superRefine((input, ctx) => {
-  const problem = findProblem(input);
+  const problem = findFilterProblem(input);
   if (problem)
     ctx.addIssue({ code: 'custom', message: problem.message, path: [...problem.path], input });
 });

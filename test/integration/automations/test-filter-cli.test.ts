@@ -31,6 +31,7 @@ describe('hookport test-filter (offline)', () => {
         'Would trigger',
         '  - Webhook check   not checked offline (test against a stored delivery in the UI or API)',
         '  ✓ Payload check   every key of the payload filter matches',
+        '  ✓ Header check    no header filter: every delivery matches',
         '',
       ].join('\n'),
     );
@@ -42,6 +43,20 @@ describe('hookport test-filter (offline)', () => {
     expect(run.stdout).toContain('Would not trigger\n');
     expect(run.stdout).toContain(
       '✗ Payload check   pull_request.state: expected one of ["open"], got "closed"',
+    );
+  });
+
+  it('lists every failing path, one a line, the first one on the check line', async () => {
+    const run = await testFilter(
+      file({ action: 'opened', pull_request: { state: 'open', number: 8 } }),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      [
+        '✗ Payload check   action: expected "opened", got "closed"',
+        '                    pull_request.state: expected "open", got "closed"',
+        '                    pull_request.number: expected 8, got 7',
+      ].join('\n'),
     );
   });
 
@@ -61,6 +76,12 @@ describe('hookport test-filter (offline)', () => {
         expected: 'not one of ["closed"]',
         actual: '"closed"',
         detail: 'action: expected not one of ["closed"], got "closed"',
+        failures: [{ path: 'action', expected: 'not one of ["closed"]', actual: '"closed"' }],
+      },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
       },
     });
     const noFilter = await testFilter(
@@ -127,5 +148,70 @@ describe('hookport test-filter (offline)', () => {
     const run = await testFilter(file({ action: 'closed' }), scalar);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('expected an object, got "just text"');
+  });
+
+  describe('--headers FILE', () => {
+    const trigger = (headers: object, payload?: object) =>
+      file({
+        provider: 'webhook',
+        event: 'received',
+        filter: { webhook_ids: [UID], headers, ...(payload ? { payload } : {}) },
+      });
+    const withHeaders = (filter: string, headers: object | string, ...extra: string[]) =>
+      testFilter(filter, PAYLOAD, '--headers', file(headers), ...extra);
+
+    it('checks the trigger’s header filter too, names case-insensitive: exit 0 when both pass', async () => {
+      const run = await withHeaders(
+        trigger({ 'X-GitHub-Event': ['pull_request'] }, { action: 'closed' }),
+        { 'x-github-event': 'pull_request' },
+      );
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('✓ Header check    every key of the header filter matches');
+    });
+
+    it('exits 1 with the header’s path, expected and actual value when the header check fails', async () => {
+      const run = await withHeaders(
+        trigger({ 'x-github-event': ['pull_request'] }),
+        { 'X-GitHub-Event': 'issues' },
+        '--json',
+      );
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        verdict: 'Would not trigger',
+        payloadCheck: { passed: true },
+        headerCheck: {
+          passed: false,
+          failingPath: 'x-github-event',
+          expected: 'one of ["pull_request"]',
+          actual: '"issues"',
+        },
+      });
+    });
+
+    it('reads a list as the values of a repeated header', async () => {
+      const filter = trigger({ 'x-tag': { in: ['deploy'] } });
+      expect((await withHeaders(filter, { 'X-Tag': ['build', 'deploy'] })).code).toBe(0);
+      expect((await withHeaders(filter, { 'X-Tag': ['build'] })).code).toBe(1);
+    });
+
+    it('exits 2 for a redacted header in the filter, a bad headers file, or a header filter without --headers', async () => {
+      const redacted = trigger({ authorization: { exists: true } });
+      const refused = await withHeaders(redacted, {});
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        'filter.headers.authorization: authorization carries a credential: its value is stored as [redacted], so it cannot be filtered on',
+      );
+
+      const bad = await withHeaders(trigger({ 'x-a': 'b' }), { 'x-a': 1 });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('x-a: expected a string, or a non-empty list of strings');
+      const twice = await withHeaders(trigger({ 'x-a': 'b' }), { 'X-A': 'b', 'x-a': 'b' });
+      expect(twice.code).toBe(2);
+      expect(twice.stderr).toContain('the same header as "X-A"');
+
+      const forgotten = await testFilter(trigger({ 'x-a': 'b' }));
+      expect(forgotten.code).toBe(2);
+      expect(forgotten.stderr).toContain("give the request's headers with --headers FILE");
+    });
   });
 });

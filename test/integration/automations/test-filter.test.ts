@@ -44,7 +44,16 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
     expect(response.body).toEqual({
       verdict: 'Would trigger',
       webhookCheck: { passed: true, detail: 'github-prod is selected' },
-      payloadCheck: { passed: true, detail: 'every key of the payload filter matches' },
+      payloadCheck: {
+        passed: true,
+        detail: 'every key of the payload filter matches',
+        failures: [],
+      },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
+      },
     });
   });
 
@@ -61,8 +70,32 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         expected: 'one of ["open"]',
         actual: '"closed"',
         detail: 'pull_request.state: expected one of ["open"], got "closed"',
+        failures: [{ path: 'pull_request.state', expected: 'one of ["open"]', actual: '"closed"' }],
+      },
+      headerCheck: {
+        passed: true,
+        detail: 'no header filter: every delivery matches',
+        failures: [],
       },
     });
+  });
+
+  it('lists every failing path, not only the first, in the order the filter names them', async () => {
+    const response = await test(
+      webhookTrigger([uid], {
+        action: 'opened',
+        pull_request: { state: 'open', merged: { exists: true }, labels: { name: 'bug' } },
+        sender: { login: 'octocat' },
+      }),
+    );
+    expect(response.body.verdict).toBe('Would not trigger');
+    expect(response.body.payloadCheck.failingPath).toBe('action');
+    expect(response.body.payloadCheck.failures).toEqual([
+      { path: 'action', expected: '"opened"', actual: '"closed"' },
+      { path: 'pull_request.state', expected: '"open"', actual: '"closed"' },
+      { path: 'pull_request.merged', expected: 'present', actual: 'missing' },
+      { path: 'sender', expected: 'an object', actual: 'missing' },
+    ]);
   });
 
   it('fails the webhook check when the trigger does not select the delivery’s webhook', async () => {
@@ -75,6 +108,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
     expect(response.body.payloadCheck).toEqual({
       passed: true,
       detail: 'no payload filter: every delivery matches',
+      failures: [],
     });
   });
 

@@ -55,6 +55,7 @@ describe(`what hookport send signs, the relay accepts (seed ${SEED})`, () => {
           id: `${label}-${SEED}`,
           timestampSeconds: null,
           headers: [],
+          event: null,
         },
         Date.now(),
       );

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -85,11 +85,18 @@ describe('a refused definition', () => {
     );
   });
 
-  it('refuses to delete a webhook that an automation still names', async () => {
-    rmSync(join(dir, 'webhooks/github-prod.yaml'));
+  it('refuses a header filter on a credential header, naming file, line and key', async () => {
+    writeDefinition(
+      dir,
+      'automations/triage.md',
+      automationFile([ghUid]).replace(
+        '      webhook_ids:',
+        '      headers:\n        X-Hub-Signature-256: { exists: true }\n      webhook_ids:',
+      ),
+    );
     await expectRefused(
-      `automations/triage.md:6: triggers.0.filter.webhook_ids.0: webhook ${ghUid} ("github-prod") is deleted by this apply (its file is gone); point the trigger at another webhook`,
-      'automations/triage.md:6:triggers.0.filter.webhook_ids.0',
+      'automations/triage.md:7: triggers.0.filter.headers.X-Hub-Signature-256: X-Hub-Signature-256 carries a credential: its value is stored as [redacted], so it cannot be filtered on',
+      'automations/triage.md:7:triggers.0.filter.headers.X-Hub-Signature-256',
     );
   });
 

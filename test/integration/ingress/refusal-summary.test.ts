@@ -26,7 +26,7 @@ describe('refused requests (404 and 429)', () => {
     const summary = relay.logs.filter((l) => l.includes('refused'));
     expect(summary).toHaveLength(1);
     expect(summary[0]).toContain('refused 6 request(s)');
-    expect(summary[0]).toContain('404 no such enabled webhook ×5');
+    expect(summary[0]).toContain('404 no such webhook (unknown or deleted) ×5');
     expect(summary[0]).toContain('429 delivery rate limit ×1');
   });
 });

@@ -87,6 +87,7 @@ describe('the command executor', () => {
       ).toEqual([
         'HOOKPORT_AUTOMATION_ID',
         'HOOKPORT_DELIVERY_ID',
+        'HOOKPORT_EVENT_TYPE',
         'HOOKPORT_RUN_DIR',
         'HOOKPORT_RUN_ID',
         'HOOKPORT_WEBHOOK_UID',
@@ -96,6 +97,27 @@ describe('the command executor', () => {
       delete process.env.HOOKPORT_ADMIN_TOKEN;
       delete process.env.HOOKPORT_MASTER_KEY;
     }
+  });
+
+  it('names the delivery’s event type in PROMPT.md and HOOKPORT_EVENT_TYPE', async () => {
+    const patched = await relay.api('PATCH', `/api/webhooks/${uid}`, {
+      eventTypePath: 'header:X-Event-Name',
+    });
+    expect(patched.body).toMatchObject({ eventTypePath: 'header:X-Event-Name' });
+    await setExecutor(relay, captureCommand(out));
+    const webhook = (await relay.api<{ ingressUrl: string }>('GET', `/api/webhooks/${uid}`)).body;
+    const { secret } = (await relay.api<{ secret: string }>('POST', `/api/webhooks/${uid}/rotate`))
+      .body;
+    const sent = await postDelivery(webhook.ingressUrl, '{"job":7}', {
+      ...bearer(secret),
+      'X-Event-Name': 'nightly.finished',
+    });
+    const [runId] = (await getDelivery(relay, sent.body.delivery_id!)).runIds;
+    const run = await waitForRun(relay, runId!);
+    expect(run.status).toBe('succeeded');
+    expect(run.input).toContain('- Event type: "nightly.finished" (as the sender named it)');
+    const recorded = JSON.parse(readFileSync(join(out, runId!, 'run.json'), 'utf8')) as Recorded;
+    expect(recorded.env.HOOKPORT_EVENT_TYPE).toBe('nightly.finished');
   });
 
   it('marks a non-zero exit failed, with the exit code and the captured output', async () => {

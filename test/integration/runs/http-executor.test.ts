@@ -93,6 +93,8 @@ describe('the http executor', () => {
       automation_id: run.automationId,
       delivery_id: run.deliveryId,
       webhook_uid: run.webhookUid,
+      // A token webhook without an eventTypePath names no event type.
+      event_type: null,
       prompt: run.input,
       payload: { issue: { id: 1, title: 'caf\u00e9' } },
     });
@@ -128,6 +130,8 @@ describe('the http executor', () => {
       status: 'failed',
       error: 'gave up after 3 attempts: HTTP 502',
       output: 'HTTP 502\nfailure 502',
+      httpStatus: 502,
+      exitCode: null,
     });
     expect(receiver.received).toHaveLength(3);
   });
@@ -137,7 +141,11 @@ describe('the http executor', () => {
     closeReceiver = receiver.close;
     await setExecutor(relay, { kind: 'http', url: receiver.url, backoffSeconds: 0.05 });
     const run = await waitForRun(relay, await send('{"a":3}'));
-    expect(run).toMatchObject({ status: 'failed', error: 'HTTP 422 (not retried)' });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: 'HTTP 422 (not retried)',
+      httpStatus: 422,
+    });
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -154,6 +162,7 @@ describe('the http executor', () => {
     expect(run).toMatchObject({
       status: 'failed',
       error: 'gave up after 2 attempts: ECONNREFUSED',
+      httpStatus: null,
     });
     expect(relay.logs.join('\n')).not.toContain('s3cret');
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/main/log.js';
 import { openDatabase, type Db } from '../../../src/main/store/db.js';
+import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
 import type { AcceptItem, BatchItem } from '../../../src/main/store/delivery-batch.js';
 import { SqliteWriterThread } from '../../../src/main/store/sqlite-writer-thread.js';
 import { tempDir } from '../../support/relay.js';
@@ -19,6 +20,15 @@ const accept = (id: string, identity: string, body: Buffer): BatchItem => ({
     identitySource: 'x-service-delivery-id',
     clientAddress: '127.0.0.1',
     runs: [],
+    request: {
+      method: 'POST',
+      path: '/webhooks/w/wh_writerthreadtest000000000',
+      headers: [
+        ['X-GitHub-Event', 'push'],
+        ['Authorization', '[redacted]'],
+      ],
+    },
+    eventType: 'push',
   } satisfies AcceptItem,
 });
 
@@ -74,6 +84,12 @@ describe('the SQLite writer thread', () => {
           clientAddress: '127.0.0.1',
           identity: null,
           identitySource: null,
+          request: {
+            method: 'POST',
+            path: '/webhooks/w/wh_writerthreadtest000000000',
+            headers: [],
+          },
+          eventType: null,
         },
       },
     ]);
@@ -88,6 +104,16 @@ describe('the SQLite writer thread', () => {
     ]);
     expect(payload('dlv_a')).toEqual(bytes);
     expect(labels()).toEqual(['Accepted', 'Duplicate', 'Rejected (auth)']);
+    // Fields the accept path adds reach the SQL as they are.
+    expect(createDeliveriesRepository(main).requestContext('dlv_a')).toEqual({
+      method: 'POST',
+      path: '/webhooks/w/wh_writerthreadtest000000000',
+      headers: [
+        ['X-GitHub-Event', 'push'],
+        ['Authorization', '[redacted]'],
+      ],
+    });
+    expect(result.committed[0]).toMatchObject({ eventType: 'push' });
   });
 
   it('writes nothing of a batch that fails, and says why with SQLite’s code', async () => {

@@ -88,3 +88,25 @@ describe('checking a typed payload filter', () => {
     expect(lineAndColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
   });
 });
+
+describe('checking a typed header filter', () => {
+  it('applies the header rules, and underlines the header that breaks one', () => {
+    const text = '{\n  "X-GitHub-Event": ["issues"],\n  "X-Hub-Signature-256": {"exists": true}\n}';
+    const check = checkFilterText(text, 'headers');
+    expect(check).toMatchObject({
+      ok: false,
+      message:
+        'headers.X-Hub-Signature-256: X-Hub-Signature-256 carries a credential: its value is stored as [redacted], so it cannot be filtered on',
+    });
+    if (check.ok || !check.range) throw new Error('expected an underlined key');
+    expect(text.slice(check.range.start, check.range.end)).toBe('"X-Hub-Signature-256"');
+    expect(checkFilterText('{"x-tag": 1}', 'headers')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('headers.x-tag: a header value is text') as unknown,
+    });
+    expect(checkFilterText('{"X-GitHub-Event": "push"}', 'headers')).toEqual({
+      ok: true,
+      filter: { 'X-GitHub-Event': 'push' },
+    });
+  });
+});

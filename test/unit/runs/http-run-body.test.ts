@@ -7,6 +7,7 @@ const job = (payload: string): RunJob => ({
   automationId: 'aut_01J00000000000000000000000',
   deliveryId: 'dlv_01J00000000000000000000000',
   webhookUid: 'wh_abcdefghijklmnopqrstuvwx',
+  eventType: 'pull_request.opened',
   input: 'Do it.\n\n"quoted" \u2603',
   payload: Buffer.from(payload, 'utf8'),
   signal: new AbortController().signal,
@@ -24,8 +25,9 @@ describe('the http executor request body', () => {
     ]) {
       const body = httpRunBody(job(raw)).toString('utf8');
       expect(body.endsWith(`,"payload":${raw}}`), raw).toBe(true);
-      const parsed = JSON.parse(body) as { prompt: string; payload: unknown };
+      const parsed = JSON.parse(body) as { prompt: string; payload: unknown; event_type: string };
       expect(parsed.prompt).toBe('Do it.\n\n"quoted" \u2603');
+      expect(parsed.event_type).toBe('pull_request.opened');
       expect(parsed.payload).toEqual(JSON.parse(raw));
     }
   });

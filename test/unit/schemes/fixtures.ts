@@ -118,7 +118,7 @@ export const FIXTURES: readonly SchemeFixture[] = [
     options: null,
     signatureHeader: 'x-gitlab-token',
     requiredHeaders: ['x-gitlab-token'],
-    deliveryHeader: 'x-gitlab-event-uuid',
+    deliveryHeader: 'idempotency-key',
     coversBody: false,
     body: jsonBody,
   },

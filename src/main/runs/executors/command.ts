@@ -14,20 +14,24 @@ const STREAM_GRACE_MS = 1_000;
 /** `<data-dir>/runs/<run id>`: one fresh folder per run, kept afterwards for inspection. */
 export const runFolder = (dataDir: string, runId: string): string => join(dataDir, 'runs', runId);
 
-/**
- * The child's environment: the relay's own, minus every HOOKPORT_* variable (the admin token
- * and the master key must never reach a run), plus the run's identifiers.
- */
-function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
+/** The relay's environment minus every HOOKPORT_* variable: the admin token and the master key never reach a child. */
+export function inheritedEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.toUpperCase().startsWith('HOOKPORT_')) env[key] = value;
   }
+  return env;
+}
+
+/** The child's environment: the relay's own (without HOOKPORT_*), plus the run's identifiers. */
+function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
   return {
-    ...env,
+    ...inheritedEnv(),
     HOOKPORT_RUN_ID: job.runId,
     HOOKPORT_DELIVERY_ID: job.deliveryId,
     HOOKPORT_WEBHOOK_UID: job.webhookUid,
+    // Empty when unknown; event types never hold control characters (shared/event-type).
+    HOOKPORT_EVENT_TYPE: job.eventType ?? '',
     HOOKPORT_AUTOMATION_ID: job.automationId,
     HOOKPORT_RUN_DIR: dir,
   };
@@ -88,8 +92,12 @@ export async function executeCommand(
     // Its own process group (detached), led by the program: recorded before anything else.
     job.started({ group: child.pid, started: processStart(child.pid) });
   }
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const capture = (chunk: Buffer): void => {
+    output.push(chunk);
+    job.onOutput?.(chunk);
+  };
+  child.stdout.on('data', capture);
+  child.stderr.on('data', capture);
 
   let timedOut = false;
   const stop = (): void => {

@@ -20,6 +20,7 @@ export function httpRunBody(job: RunJob): Buffer {
     automation_id: job.automationId,
     delivery_id: job.deliveryId,
     webhook_uid: job.webhookUid,
+    event_type: job.eventType,
     prompt: job.input,
   });
   return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"payload":`), payload, Buffer.from('}')]);
@@ -56,13 +57,16 @@ export async function executeHttp(
   const body = httpRunBody(job);
   let last = '';
   let lastOutput: string | null = null;
+  let httpStatus: number | null = null;
+  // Every ending says which status the URL answered last, for the runs list.
+  const ended = (result: ExecutionResult): ExecutionResult => ({ ...result, httpStatus });
   for (let attempt = 1; attempt <= config.maxAttempts; attempt++) {
     if (attempt > 1) {
       const delay = Math.min(MAX_BACKOFF_MS, config.backoffSeconds * 1000 * 2 ** (attempt - 2));
       try {
         await sleep(delay, undefined, { signal: job.signal });
       } catch {
-        return failed(`stopped before attempt ${attempt}: ${last}`, lastOutput);
+        return ended(failed(`stopped before attempt ${attempt}: ${last}`, lastOutput));
       }
     }
     try {
@@ -81,24 +85,27 @@ export async function executeHttp(
         },
         signal: AbortSignal.any([job.signal, AbortSignal.timeout(config.timeoutSeconds * 1000)]),
       });
+      httpStatus = response.status;
       lastOutput = `HTTP ${response.status}\n${(await readBounded(response)) ?? ''}`.trimEnd();
       if (response.status >= 200 && response.status < 300) {
-        return { status: 'succeeded', exitCode: null, output: lastOutput, error: null };
+        return ended({ status: 'succeeded', exitCode: null, output: lastOutput, error: null });
       }
       last = `HTTP ${response.status}`;
       if (response.status >= 300 && response.status < 400) {
-        return failed(
-          `HTTP ${response.status}: redirects are not followed; configure the final URL`,
-          lastOutput,
+        return ended(
+          failed(
+            `HTTP ${response.status}: redirects are not followed; configure the final URL`,
+            lastOutput,
+          ),
         );
       }
       if (!isRetryable(response.status))
-        return failed(`HTTP ${response.status} (not retried)`, lastOutput);
+        return ended(failed(`HTTP ${response.status} (not retried)`, lastOutput));
     } catch (error) {
-      if (job.signal.aborted) return failed('stopped while sending', lastOutput);
+      if (job.signal.aborted) return ended(failed('stopped while sending', lastOutput));
       last = describeFetchError(error);
     }
   }
   const tries = config.maxAttempts === 1 ? '1 attempt' : `${config.maxAttempts} attempts`;
-  return failed(`gave up after ${tries}: ${last}`, lastOutput);
+  return ended(failed(`gave up after ${tries}: ${last}`, lastOutput));
 }

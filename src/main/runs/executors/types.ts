@@ -7,6 +7,8 @@ export interface RunJob {
   automationId: string;
   deliveryId: string;
   webhookUid: string;
+  /** The delivery's event type (§13), or null when unknown. */
+  eventType: string | null;
   /** PROMPT.md: the automation prompt, then the platform envelope. */
   input: string;
   /** event-payload.json: the raw body bytes exactly as received. */
@@ -14,6 +16,8 @@ export interface RunJob {
   signal: AbortSignal;
   /** A `command` run's program has started: recorded so that a later start can find it. */
   started: (process: RunProcess) => void;
+  /** Output as it is printed, so the run page can show it while the run runs. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /** How the run ended; `interrupted` is the dispatcher's to decide (the relay stopped). */

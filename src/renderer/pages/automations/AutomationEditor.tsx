@@ -9,7 +9,14 @@ import { toApiError } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
-import { buildDraft, isDirty, toDraft, triggerIndexOf, type Draft } from './draft.js';
+import {
+  blockingFilter,
+  buildDraft,
+  isDirty,
+  toDraft,
+  triggerIndexOf,
+  type Draft,
+} from './draft.js';
 import { EditorFields } from './EditorFields.js';
 import { missingField, plainSaveError, saveSummary } from './save-error.js';
 import { TestFilterPanel } from './TestFilterPanel.js';
@@ -70,7 +77,7 @@ export function AutomationEditor({
   const saveBlock =
     writeBlock ??
     (built.blockedBy !== null
-      ? `Fix the payload filter of trigger ${built.blockedBy + 1} before saving.`
+      ? `Fix the ${blockingFilter(built.checks[built.blockedBy]!) ?? 'filter'} of trigger ${built.blockedBy + 1} before saving.`
       : null);
 
   const change = (changes: Partial<Draft>): void => setDraft((d) => ({ ...d, ...changes }));

@@ -4,6 +4,7 @@ import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate, routeHref } from '../../app/router.js';
 import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { formatCount } from '../../components/format.js';
 import { deletedWebhookNote, webhookLabels } from './webhook-names.js';
 
 const open = (automation: Automation): void => navigate('automations', automation.id);
@@ -132,7 +133,7 @@ export function AutomationList(): ReactNode {
                   <WebhookNames automation={automation} />
                 </td>
                 <td>{automation.enabled ? 'On' : 'Off'}</td>
-                <td className="num">{automation.runs24h}</td>
+                <td className="num">{formatCount(automation.runs24h)}</td>
               </tr>
             ))}
           </tbody>

@@ -63,7 +63,7 @@ export function EditorFields({
       />
       <p id={promptHintId} className={promptError ? 'error-note' : 'hint'}>
         {promptError ??
-          'What the run should do. Each run gets this prompt, then an envelope naming the webhook and the delivery, with the body attached as event-payload.json.'}
+          'What the run should do. Each run gets this prompt, then an envelope naming the webhook, the delivery and its event type, with the body attached as event-payload.json.'}
       </p>
       <div className="switch">
         <input

@@ -1,21 +1,47 @@
 import { useId, useRef, type ReactNode } from 'react';
-import type { FilterCheck } from './filter-text.js';
+import type { FilterCheck, FilterKind } from './filter-text.js';
 
 const MIN_ROWS = 4;
 const MAX_ROWS = 18;
 
+const PLACEHOLDERS: Record<FilterKind, string> = {
+  payload: '{"action": ["opened", "reopened"]}',
+  headers: '{"X-GitHub-Event": ["pull_request"]}',
+};
+
+function Hint({ kind }: { kind: FilterKind }): ReactNode {
+  if (kind === 'headers') {
+    return (
+      <>
+        The same grammar on the request headers, by name (any case): a header sent twice is the list
+        of its values. Values are text. Credential headers are stored as [redacted] and cannot be
+        filtered on. Empty: no header filter.
+      </>
+    );
+  }
+  return (
+    <>
+      A JSON object shaped like the delivery body: every key must match. A list means one of these
+      values; <code>in</code>, <code>not_in</code> and <code>exists</code> are operators. Empty:
+      every delivery from the selected webhooks starts a run.
+    </>
+  );
+}
+
 /**
- * The payload filter as a JSON textarea that validates as you type. A backdrop with the same
- * text, transparent, sits behind it so the bad key can be underlined in place.
+ * A payload or header filter as a JSON textarea that validates as you type. A backdrop with the
+ * same text, transparent, sits behind it so the bad key can be underlined in place.
  */
 export function FilterEditor({
   label,
+  kind,
   value,
   check,
   readOnly,
   onChange,
 }: {
   label: string;
+  kind: FilterKind;
   value: string;
   check: FilterCheck;
   readOnly: boolean;
@@ -51,7 +77,7 @@ export function FilterEditor({
           spellCheck={false}
           autoComplete="off"
           readOnly={readOnly}
-          placeholder='{"action": ["opened", "reopened"]}'
+          placeholder={PLACEHOLDERS[kind]}
           aria-invalid={!check.ok}
           aria-describedby={check.ok ? hintId : `${errorId} ${hintId}`}
           onChange={(event) => onChange(event.target.value)}
@@ -64,9 +90,7 @@ export function FilterEditor({
         {check.ok ? '' : check.message}
       </p>
       <p id={hintId} className="hint">
-        A JSON object shaped like the delivery body: every key must match. A list means one of these
-        values; <code>in</code>, <code>not_in</code> and <code>exists</code> are operators. Empty:
-        every delivery from the selected webhooks starts a run.
+        <Hint kind={kind} />
       </p>
     </div>
   );

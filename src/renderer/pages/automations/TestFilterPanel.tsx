@@ -4,9 +4,10 @@ import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FilterVerdict } from '../../components/FilterVerdict.js';
+import { FailingPaths } from './FailingPaths.js';
+import { FilterLab } from './FilterLab.js';
 import { formatTime } from '../../components/format.js';
-import { toTrigger, type TriggerDraft } from './draft.js';
-import type { FilterCheck } from './filter-text.js';
+import { blockingFilter, toTrigger, type TriggerCheck, type TriggerDraft } from './draft.js';
 import { useDebounced } from './use-debounced.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
@@ -18,14 +19,15 @@ type TestInput = MethodInput<'automations.testFilter'>;
 /** Why there is nothing to test yet, or null when the trigger and a delivery are ready. */
 function notReady(
   trigger: TriggerDraft | undefined,
-  check: FilterCheck | undefined,
+  check: TriggerCheck | undefined,
   index: number,
   deliveryId: string,
 ): string | null {
   if (!trigger || !check) return 'Add a trigger to test it.';
   if (trigger.webhookIds.length === 0)
     return 'Select a webhook under "Webhook received from" to list its deliveries.';
-  if (!check.ok) return `Fix the payload filter of trigger ${index + 1} to test it.`;
+  const blocking = blockingFilter(check);
+  if (blocking) return `Fix the ${blocking} of trigger ${index + 1} to test it.`;
   if (deliveryId === '') return 'Pick a stored delivery to test the trigger against.';
   return null;
 }
@@ -44,7 +46,7 @@ export function TestFilterPanel({
   saves,
 }: {
   triggers: readonly TriggerDraft[];
-  checks: readonly FilterCheck[];
+  checks: readonly TriggerCheck[];
   active: number;
   onActiveChange: (index: number) => void;
   labels: WebhookLabels;
@@ -141,27 +143,18 @@ export function TestFilterPanel({
         <div className={stale ? 'test-result stale' : 'test-result'} aria-busy={stale}>
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
-          {payload && !payload.passed && (
-            <dl className="fields failure-fields" aria-label="Payload check failure">
-              <dt>Failing path</dt>
-              <dd>
-                <code>
-                  {payload.failingPath === '' ? '(the body itself)' : payload.failingPath}
-                </code>
-              </dd>
-              <dt>Expected</dt>
-              <dd>
-                <code>{payload.expected}</code>
-              </dd>
-              <dt>Actual</dt>
-              <dd>
-                <code>{payload.actual}</code>
-              </dd>
-            </dl>
+          {payload && !payload.passed && <FailingPaths failures={payload.failures} />}
+          {test.data && !test.data.headerCheck.passed && (
+            <FailingPaths failures={test.data.headerCheck.failures} of="headers" />
           )}
           {!test.data && !test.error && <p className="loading">Testing…</p>}
         </div>
       )}
+      <FilterLab
+        trigger={built && trigger && trigger.webhookIds.length > 0 ? built : null}
+        picked={deliveryId}
+        onOpen={setDeliveryId}
+      />
     </aside>
   );
 }

@@ -2,9 +2,9 @@ import { useId, type ReactNode } from 'react';
 import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import type { TriggerDraft } from './draft.js';
+import type { TriggerCheck, TriggerDraft } from './draft.js';
+import { FieldPicker } from './FieldPicker.js';
 import { FilterEditor } from './FilterEditor.js';
-import type { FilterCheck } from './filter-text.js';
 import { webhooksErrorTrigger } from './save-error.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
 import { WebhookPicker } from './WebhookPicker.js';
@@ -13,11 +13,18 @@ function summary(trigger: TriggerDraft, labels: WebhookLabels): string {
   // Without a webhook the trigger cannot be saved, let alone match "every delivery".
   if (trigger.webhookIds.length === 0) return 'No webhook chosen yet: choose at least one';
   const from = trigger.webhookIds.map((uid) => labelOf(labels, uid)).join(', ');
-  const what = trigger.filterText.trim() === '' ? 'every delivery' : 'payload filter';
+  const filters = [
+    trigger.filterText.trim() === '' ? null : 'payload',
+    trigger.headerText.trim() === '' ? null : 'header',
+  ].filter((f) => f !== null);
+  const what =
+    filters.length === 0
+      ? 'every delivery'
+      : `${filters.join(' and ')} ${filters.length === 1 ? 'filter' : 'filters'}`;
   return `Webhook received from ${from}; ${what}`;
 }
 
-/** One Webhook trigger: its webhooks and its payload filter, folded to one line when closed. */
+/** One Webhook trigger: its webhooks, payload and header filters, folded to one line when closed. */
 export function TriggerCard({
   index,
   trigger,
@@ -33,7 +40,7 @@ export function TriggerCard({
 }: {
   index: number;
   trigger: TriggerDraft;
-  check: FilterCheck;
+  check: TriggerCheck;
   open: boolean;
   webhooks: readonly Webhook[];
   labels: WebhookLabels;
@@ -46,7 +53,7 @@ export function TriggerCard({
 }): ReactNode {
   const bodyId = useId();
   const title = `Trigger ${index + 1}`;
-  const problem = !check.ok || error !== undefined;
+  const problem = !check.payload.ok || !check.headers.ok || error !== undefined;
   const pickerError = webhooksErrorTrigger(error) === null ? undefined : error?.message;
   return (
     <section
@@ -88,10 +95,25 @@ export function TriggerCard({
         />
         <FilterEditor
           label="Payload filter"
+          kind="payload"
           value={trigger.filterText}
-          check={check}
+          check={check.payload}
           readOnly={readOnly}
           onChange={(filterText) => onChange({ ...trigger, filterText })}
+        />
+        <FieldPicker
+          webhookIds={trigger.webhookIds}
+          filterText={trigger.filterText}
+          readOnly={readOnly}
+          onChange={(filterText) => onChange({ ...trigger, filterText })}
+        />
+        <FilterEditor
+          label="Header filter"
+          kind="headers"
+          value={trigger.headerText}
+          check={check.headers}
+          readOnly={readOnly}
+          onChange={(headerText) => onChange({ ...trigger, headerText })}
         />
         {pickerError === undefined && <ErrorNote error={error} />}
       </div>

@@ -1,8 +1,14 @@
 import type { ReactNode } from 'react';
 import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
-import { MAX_TRIGGERS, newTrigger, triggerIndexOf, type TriggerDraft } from './draft.js';
-import type { FilterCheck } from './filter-text.js';
+import {
+  checkTrigger,
+  MAX_TRIGGERS,
+  newTrigger,
+  triggerIndexOf,
+  type TriggerCheck,
+  type TriggerDraft,
+} from './draft.js';
 import { TriggerCard } from './TriggerCard.js';
 import type { WebhookLabels } from './webhook-names.js';
 
@@ -19,7 +25,7 @@ export function TriggerList({
   onChange,
 }: {
   triggers: readonly TriggerDraft[];
-  checks: readonly FilterCheck[];
+  checks: readonly TriggerCheck[];
   /** Keys of the cards shown open. */
   open: ReadonlySet<number>;
   webhooks: readonly Webhook[];
@@ -49,7 +55,7 @@ export function TriggerList({
           key={trigger.key}
           index={index}
           trigger={trigger}
-          check={checks[index] ?? { ok: true, filter: undefined }}
+          check={checks[index] ?? checkTrigger(trigger)}
           open={open.has(trigger.key) || errorIndex === index}
           webhooks={webhooks}
           labels={labels}

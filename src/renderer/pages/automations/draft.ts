@@ -6,7 +6,28 @@ export interface TriggerDraft {
   /** Stable across edits so React keeps each card's state when one is removed. */
   key: number;
   webhookIds: string[];
+  /** The payload filter as typed. */
   filterText: string;
+  /** The header filter as typed (§13). */
+  headerText: string;
+}
+
+/** Both filters of a trigger, as checked while typing. */
+export interface TriggerCheck {
+  payload: FilterCheck;
+  headers: FilterCheck;
+}
+
+export const checkTrigger = (trigger: TriggerDraft): TriggerCheck => ({
+  payload: checkFilterText(trigger.filterText),
+  headers: checkFilterText(trigger.headerText, 'headers'),
+});
+
+/** "payload filter" or "header filter": the first of a trigger's filters that does not validate. */
+export function blockingFilter(check: TriggerCheck): string | null {
+  if (!check.payload.ok) return 'payload filter';
+  if (!check.headers.ok) return 'header filter';
+  return null;
 }
 
 export interface Draft {
@@ -21,7 +42,7 @@ export const MAX_TRIGGERS = 20;
 let nextKey = 1;
 
 export function newTrigger(webhookIds: string[] = []): TriggerDraft {
-  return { key: nextKey++, webhookIds, filterText: '' };
+  return { key: nextKey++, webhookIds, filterText: '', headerText: '' };
 }
 
 export function toDraft(automation: Automation | undefined): Draft {
@@ -34,35 +55,36 @@ export function toDraft(automation: Automation | undefined): Draft {
       key: nextKey++,
       webhookIds: [...t.filter.webhook_ids],
       filterText: filterToText(t.filter.payload),
+      headerText: filterToText(t.filter.headers),
     })),
   };
 }
 
-/** The trigger as the contract spells it; null while its payload filter does not validate. */
-export function toTrigger(trigger: TriggerDraft, check: FilterCheck): WebhookTrigger | null {
-  if (!check.ok) return null;
+/** The trigger as the contract spells it; null while one of its filters does not validate. */
+export function toTrigger(trigger: TriggerDraft, check: TriggerCheck): WebhookTrigger | null {
+  if (!check.payload.ok || !check.headers.ok) return null;
+  // Keys in the contract's order, so an unchanged trigger compares equal to the saved one.
   return {
     provider: 'webhook',
     event: 'received',
     filter: {
       webhook_ids: trigger.webhookIds,
-      ...(check.filter === undefined ? {} : { payload: check.filter }),
+      ...(check.payload.filter === undefined ? {} : { payload: check.payload.filter }),
+      ...(check.headers.filter === undefined ? {} : { headers: check.headers.filter }),
     },
   };
 }
 
 export interface BuiltDraft {
   input: { name: string; prompt: string; enabled: boolean; triggers: WebhookTrigger[] } | null;
-  checks: FilterCheck[];
-  /** "trigger 2": the first trigger whose payload filter blocks saving. */
+  checks: TriggerCheck[];
+  /** "trigger 2": the first trigger whose filters block saving. */
   blockedBy: number | null;
 }
 
 export function buildDraft(draft: Draft): BuiltDraft {
-  const checks = draft.triggers.map((t) => checkFilterText(t.filterText));
-  const triggers = draft.triggers.map((t, i) =>
-    toTrigger(t, checks[i] ?? { ok: false, message: '', range: null }),
-  );
+  const checks = draft.triggers.map(checkTrigger);
+  const triggers = draft.triggers.map((t, i) => toTrigger(t, checks[i]!));
   const bad = triggers.findIndex((t) => t === null);
   if (bad >= 0) return { input: null, checks, blockedBy: bad };
   return {

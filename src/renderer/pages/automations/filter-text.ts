@@ -1,4 +1,8 @@
-import { validateFilter, type PayloadFilter } from '../../../shared/filter/index.js';
+import {
+  validateFilter,
+  validateHeaderFilter,
+  type PayloadFilter,
+} from '../../../shared/filter/index.js';
 import { formatPath } from '../../../shared/filter/path.js';
 import { lineAndColumn, scanJson } from './json-scan.js';
 
@@ -11,8 +15,11 @@ export type FilterCheck =
   | { ok: true; filter: PayloadFilter | undefined }
   | { ok: false; message: string; range: TextRange | null };
 
-/** Reads the payload filter as typed: empty means no filter (every delivery matches). */
-export function checkFilterText(text: string): FilterCheck {
+/** Which filter a text box holds: its paths start with this name. */
+export type FilterKind = 'payload' | 'headers';
+
+/** Reads a payload (or header) filter as typed: empty means no filter (every delivery matches). */
+export function checkFilterText(text: string, kind: FilterKind = 'payload'): FilterCheck {
   if (text.trim() === '') return { ok: true, filter: undefined };
   const scanned = scanJson(text);
   let value: unknown;
@@ -31,10 +38,11 @@ export function checkFilterText(text: string): FilterCheck {
       range: { start: scanned.position, end: scanned.position + 1 },
     };
   }
-  const checked = validateFilter(value, 'payload');
+  const checked =
+    kind === 'payload' ? validateFilter(value, kind) : validateHeaderFilter(value, kind);
   if (checked.ok) return { ok: true, filter: checked.filter };
   // JSON.parse keeps the last of duplicate keys, so the last spot with the path is the one meant.
-  const spot = scanned.spots.findLast((s) => formatPath(s.path, 'payload') === checked.path);
+  const spot = scanned.spots.findLast((s) => formatPath(s.path, kind) === checked.path);
   const whole = { start: text.length - text.trimStart().length, end: text.trimEnd().length };
   return {
     ok: false,

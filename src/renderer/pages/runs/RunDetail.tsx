@@ -78,6 +78,26 @@ function Fields({ run }: { run: RunDetailData }): ReactNode {
           <dd className="run-error">{run.error}</dd>
         </>
       )}
+      {run.httpStatus !== null && (
+        <>
+          <dt>HTTP status</dt>
+          <dd>
+            <code data-testid="run-http-status">{run.httpStatus}</code>
+          </dd>
+        </>
+      )}
+      {run.reruns.length > 0 && (
+        <>
+          <dt>Re-run as</dt>
+          <dd className="run-links">
+            {run.reruns.map((rerun) => (
+              <a key={rerun} href={routeHref('runs', rerun)}>
+                <code>{rerun}</code>
+              </a>
+            ))}
+          </dd>
+        </>
+      )}
       {run.rerunOf !== null && (
         <>
           <dt>Re-run of</dt>
@@ -99,7 +119,12 @@ export function RunDetail({ id }: { id: string }): ReactNode {
   const writeBlock = useWriteBlock();
   const [busy, setBusy] = useState(false);
   const [rerunError, setRerunError] = useState<ApiError>();
-  const run = useCall('runs.get', { id }, (e) => e.type === 'run' && e.run.id === id);
+  // A running command's output streams in: each run-output event re-reads what it printed.
+  const run = useCall(
+    'runs.get',
+    { id },
+    (e) => (e.type === 'run' && e.run.id === id) || (e.type === 'run-output' && e.runId === id),
+  );
   const rerun = async (): Promise<void> => {
     setBusy(true);
     setRerunError(undefined);
@@ -124,7 +149,9 @@ export function RunDetail({ id }: { id: string }): ReactNode {
   }
   const data = run.data;
   if (!data) return <p className="loading pane">Loading run…</p>;
-  const canRerun = data.status === 'failed' || data.status === 'interrupted';
+  // Re-run is offered once per run: a run already re-run links to its re-run instead.
+  const canRerun =
+    (data.status === 'failed' || data.status === 'interrupted') && data.reruns.length === 0;
   return (
     <section className="pane run-detail" aria-label={`Run ${data.id}`}>
       <header className="run-detail-head">
@@ -154,6 +181,15 @@ export function RunDetail({ id }: { id: string }): ReactNode {
           </span>
         </div>
       )}
+      {data.reruns.length > 0 && (
+        <p className="hint">
+          Already re-run as{' '}
+          <a href={routeHref('runs', data.reruns.at(-1)!)}>
+            <code>{data.reruns.at(-1)}</code>
+          </a>
+          : if that one fails too, re-run it from there.
+        </p>
+      )}
       <ErrorNote error={rerunError} />
       <TextBlock title="Input (PROMPT.md)" text={data.input} empty="No input recorded." />
       <TextBlock
@@ -162,7 +198,7 @@ export function RunDetail({ id }: { id: string }): ReactNode {
         empty="The delivery was pruned: its payload is no longer stored."
       />
       <TextBlock
-        title="Output"
+        title={data.status === 'running' ? 'Output (live)' : 'Output'}
         text={data.output}
         empty={
           data.status === 'queued' || data.status === 'running'

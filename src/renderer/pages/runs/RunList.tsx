@@ -13,6 +13,13 @@ function onRowKey(event: KeyboardEvent, run: Run): void {
   navigate('runs', run.id);
 }
 
+/** How the run's program or URL answered: `exit 3`, `HTTP 502`; empty for record runs. */
+export function resultText(run: Pick<Run, 'exitCode' | 'httpStatus'>): string {
+  if (run.exitCode !== null) return `exit ${run.exitCode}`;
+  if (run.httpStatus !== null) return `HTTP ${run.httpStatus}`;
+  return '';
+}
+
 // The delivery link goes to the inspector; it should not also open the run.
 const stop = (event: MouseEvent): void => event.stopPropagation();
 
@@ -47,9 +54,15 @@ export function RunList({
           >
             <td>
               <span className={`chip chip-${run.status}`}>{run.status}</span>
+              {resultText(run) !== '' && <span className="run-result">{resultText(run)}</span>}
               {run.rerunOf !== null && (
                 <span className="rerun-mark" title={`Re-run of ${run.rerunOf}`}>
                   re-run
+                </span>
+              )}
+              {run.reruns.length > 0 && (
+                <span className="reran-mark" title={`Re-run as ${run.reruns.join(', ')}`}>
+                  re-run as {run.reruns.length === 1 ? 'a new run' : `${run.reruns.length} runs`}
                 </span>
               )}
             </td>

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { RUN_STATUSES, type RunStatus } from '../../../shared/contract/runs.js';
 import { routeHref } from '../../app/router.js';
+import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { BulkRerun } from './BulkRerun.js';
 import { RunDetail } from './RunDetail.js';
 import { RunList } from './RunList.js';
 import { useRunPages } from './use-run-pages.js';
@@ -39,8 +41,40 @@ function StatusFilter({
   );
 }
 
-function Empty({ status }: { status: RunStatus | undefined }): ReactNode {
+function AutomationFilter({
+  automations,
+  value,
+  onChange,
+}: {
+  automations: ReadonlyArray<{ id: string; name: string }>;
+  value: string | undefined;
+  onChange: (id: string | undefined) => void;
+}): ReactNode {
+  return (
+    <select
+      aria-label="Filter by automation"
+      value={value ?? ''}
+      onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
+    >
+      <option value="">All automations</option>
+      {automations.map((a) => (
+        <option key={a.id} value={a.id}>
+          {a.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Empty({
+  status,
+  filtered,
+}: {
+  status: RunStatus | undefined;
+  filtered: boolean;
+}): ReactNode {
   if (status !== undefined) return <p className="empty">No {status} runs.</p>;
+  if (filtered) return <p className="empty">No runs of this automation.</p>;
   return (
     <div className="empty runs-empty">
       <p>
@@ -64,12 +98,15 @@ function Empty({ status }: { status: RunStatus | undefined }): ReactNode {
 export function RunsPage({ route }: { route: string[] }): ReactNode {
   const [selectedId] = route;
   const [status, setStatus] = useState<RunStatus>();
-  const pages = useRunPages(status);
+  const [automationId, setAutomationId] = useState<string>();
+  const automations = useCall('automations.list', {}, onChanged('automations'));
+  const automation = automations.data?.items.find((a) => a.id === automationId);
+  const pages = useRunPages(status, automationId);
   const list = (
     <div className="runs-list">
       <ErrorNote error={pages.error} />
       {pages.items === undefined && !pages.error && <p className="loading">Loading runs…</p>}
-      {pages.items?.length === 0 && <Empty status={status} />}
+      {pages.items?.length === 0 && <Empty status={status} filtered={automationId !== undefined} />}
       {pages.items !== undefined && pages.items.length > 0 && (
         <RunList runs={pages.items} selectedId={selectedId} />
       )}
@@ -87,6 +124,14 @@ export function RunsPage({ route }: { route: string[] }): ReactNode {
       <div className="page-header">
         <h1>Runs</h1>
         <StatusFilter status={status} onChange={setStatus} />
+        <AutomationFilter
+          automations={automations.data?.items ?? []}
+          value={automationId}
+          onChange={setAutomationId}
+        />
+        {(status === 'failed' || status === 'interrupted') && (
+          <BulkRerun status={status} automation={automation} />
+        )}
       </div>
       {selectedId === undefined ? (
         list

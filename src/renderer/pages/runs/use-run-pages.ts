@@ -12,7 +12,8 @@ export const concernsRuns = (event: RelayEvent): boolean =>
   event.type === 'run' || (event.type === 'delivery' && event.delivery.runIds.length > 0);
 
 interface Older {
-  status: RunStatus | undefined;
+  /** The filter the older pages were read for. */
+  key: string;
   items: Run[];
   nextBefore: string | null;
 }
@@ -21,7 +22,10 @@ interface Older {
  * The newest page stays live; older pages are fetched with `before` on demand and kept
  * (their runs have mostly finished, so they rarely change).
  */
-export function useRunPages(status: RunStatus | undefined): {
+export function useRunPages(
+  status: RunStatus | undefined,
+  automation: string | undefined,
+): {
   items: Run[] | undefined;
   error: ApiError | undefined;
   hasMore: boolean;
@@ -29,11 +33,12 @@ export function useRunPages(status: RunStatus | undefined): {
   loadMore: () => Promise<void>;
 } {
   const client = useClient();
-  const first = useCall('runs.list', { status, limit: PAGE }, concernsRuns);
+  const first = useCall('runs.list', { status, automation, limit: PAGE }, concernsRuns);
+  const key = JSON.stringify([status, automation]);
   const [older, setOlder] = useState<Older>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<ApiError>();
-  const mine = older?.status === status ? older : undefined;
+  const mine = older?.key === key ? older : undefined;
   const nextBefore = mine ? mine.nextBefore : (first.data?.nextBefore ?? null);
 
   let items: Run[] | undefined;
@@ -47,9 +52,14 @@ export function useRunPages(status: RunStatus | undefined): {
     setLoadingMore(true);
     setMoreError(undefined);
     try {
-      const page = await client.call('runs.list', { status, limit: PAGE, before: nextBefore });
-      setOlder({
+      const page = await client.call('runs.list', {
         status,
+        automation,
+        limit: PAGE,
+        before: nextBefore,
+      });
+      setOlder({
+        key,
         items: [...(mine?.items ?? []), ...page.items],
         nextBefore: page.nextBefore,
       });

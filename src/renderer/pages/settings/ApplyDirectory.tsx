@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useToast } from '../../components/toasts.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
-import { PlanTable, planSummary, type SyncResult } from './PlanTable.js';
+import { PlanTable, PlanWarnings, planSummary, type SyncResult } from './PlanTable.js';
 
 function deletions(plan: SyncResult): string {
   const deleted = plan.items.filter((i) => i.action === 'delete');
@@ -117,6 +117,7 @@ export function ApplyDirectory({
           </p>
           <p>Plan: {planSummary(confirming.items)}.</p>
           <PlanTable items={confirming.items} compact />
+          <PlanWarnings warnings={confirming.warnings} />
         </ConfirmDialog>
       )}
     </>

@@ -66,6 +66,20 @@ export function PlanTable({
   );
 }
 
+/** Automations that stop firing because a webhook they select is deleted (seed §3), by name. */
+export function PlanWarnings({ warnings }: { warnings: readonly string[] }): ReactNode {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="plan-warnings" aria-label="Warnings">
+      {warnings.map((warning) => (
+        <li key={warning} className="warning-note">
+          {warning}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A plan or an apply's outcome: the summary line, the table, the files left alone. */
 export function SyncOutcome({ result }: { result: SyncResult }): ReactNode {
   return (
@@ -75,6 +89,7 @@ export function SyncOutcome({ result }: { result: SyncResult }): ReactNode {
         <code>{result.definitionsDir}</code>: {planSummary(result.items)}.
       </p>
       <PlanTable items={result.items} />
+      <PlanWarnings warnings={result.warnings} />
       {result.ignored.length > 0 && (
         <p className="hint">Ignored (not definitions): {result.ignored.join(', ')}</p>
       )}

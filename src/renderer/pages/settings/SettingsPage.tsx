@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useWriteBlock } from '../../app/relay-context.js';
 import { onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { AlarmNotificationSection } from './AlarmNotificationSection.js';
 import { DefinitionsSection } from './DefinitionsSection.js';
 import { ExecutorSection } from './ExecutorSection.js';
 import { BlockNote } from '../../components/Field.js';
@@ -10,7 +11,7 @@ import { RetentionSection } from './RetentionSection.js';
 import { TokensSection } from './TokensSection.js';
 import './settings.css';
 
-/** Relay-wide settings: public base URL, retention, run executor, tokens, definitions. */
+/** Relay-wide settings: public base URL, retention, run executor, alarm notifications, tokens, definitions. */
 export function SettingsPage(): ReactNode {
   const settings = useCall('settings.get', {}, onChanged('settings'));
   const writeBlock = useWriteBlock();
@@ -39,6 +40,7 @@ export function SettingsPage(): ReactNode {
         </>
       )}
       <ExecutorSection writeBlock={writeBlock} />
+      <AlarmNotificationSection writeBlock={writeBlock} />
       <TokensSection />
       <DefinitionsSection writeBlock={writeBlock} />
     </div>

@@ -9,6 +9,7 @@ import type { MethodInput } from '../../../shared/contract/index.js';
 import { AUTH_MODES, type AuthMode } from '../../../shared/contract/webhooks.js';
 import { ApiError } from '../../../shared/errors.js';
 import { CreatedPanel } from './CreatedPanel.js';
+import { EVENT_TYPE_PATH_HINT, takesEventTypePath } from './event-type-words.js';
 import { errorFor, FieldError } from './FieldError.js';
 import { SecretFields, type SecretDraft } from './SecretFields.js';
 import { SignatureFields, type SignatureDraft } from './SignatureFields.js';
@@ -22,7 +23,12 @@ const MODE_HINTS: Record<AuthMode, string> = {
 };
 
 type Draft = SignatureDraft &
-  SecretDraft & { name: string; authMode: AuthMode; deliveryIdHeader: string };
+  SecretDraft & {
+    name: string;
+    authMode: AuthMode;
+    deliveryIdHeader: string;
+    eventTypePath: string;
+  };
 
 const EMPTY: Draft = {
   name: '',
@@ -36,6 +42,7 @@ const EMPTY: Draft = {
   existingName: '',
   signingSecret: '',
   deliveryIdHeader: '',
+  eventTypePath: '',
 };
 
 function toInput(draft: Draft, managed: boolean): MethodInput<'webhooks.create'> {
@@ -65,6 +72,9 @@ function toInput(draft: Draft, managed: boolean): MethodInput<'webhooks.create'>
     input.secretName = draft.existingName;
   } else if (draft.newName.trim() !== '') input.secretName = draft.newName.trim();
   if (draft.deliveryIdHeader.trim() !== '') input.deliveryIdHeader = draft.deliveryIdHeader.trim();
+  const scheme = draft.authMode === 'signature' ? draft.scheme : null;
+  if (takesEventTypePath(draft.authMode, scheme) && draft.eventTypePath.trim() !== '')
+    input.eventTypePath = draft.eventTypePath.trim();
   return input;
 }
 
@@ -107,9 +117,15 @@ export function AddWebhookDialog({
 
   const nameError = errorFor(error, 'name');
   const headerError = errorFor(error, 'deliveryIdHeader');
+  const eventTypeError = errorFor(error, 'eventTypePath');
+  const showsEventTypePath = takesEventTypePath(
+    draft.authMode,
+    draft.authMode === 'signature' ? draft.scheme : null,
+  );
   const placed = [
     'name',
     'deliveryIdHeader',
+    'eventTypePath',
     'signatureScheme',
     'signatureOptions',
     'secret',
@@ -190,6 +206,26 @@ export function AddWebhookDialog({
           The header in which the sender puts its own event ID. Deliveries with an ID already
           accepted are logged as Duplicate and start no run.
         </p>
+
+        {showsEventTypePath && (
+          <>
+            <label htmlFor={`${id}-event-type`}>Event type path (optional)</label>
+            <input
+              id={`${id}-event-type`}
+              value={draft.eventTypePath}
+              spellCheck={false}
+              placeholder="type or header:X-Event"
+              aria-invalid={eventTypeError ? true : undefined}
+              aria-describedby={`${id}-event-type-hint ${id}-event-type-error`}
+              onChange={(event) => change({ eventTypePath: event.target.value })}
+            />
+            <FieldError id={`${id}-event-type-error`} error={eventTypeError} />
+            <p id={`${id}-event-type-hint`} className="hint">
+              Where each delivery names its event, shown in Recent deliveries and given to runs.{' '}
+              {EVENT_TYPE_PATH_HINT}
+            </p>
+          </>
+        )}
 
         <ErrorNote error={unplaced} />
         <div className="dialog-actions">

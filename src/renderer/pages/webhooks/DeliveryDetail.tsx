@@ -5,11 +5,15 @@ import { routeHref } from '../../app/router.js';
 import { toApiError, useCall } from '../../app/use-call.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { formatCount, isOverBodyLimit } from '../../components/format.js';
+import { formatBytes, formatCount, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { useToast } from '../../components/toasts.js';
 import { MAX_BODY_BYTES } from '../../../shared/limits.js';
+import { CopyAsCurl } from './CopyAsCurl.js';
+import { EventTypeChip } from './EventTypeChip.js';
+import { ForwardPanel } from './forward/ForwardPanel.js';
 import { PayloadView } from './PayloadView.js';
+import { RequestHeaders } from './RequestHeaders.js';
 import { TestAgainstAutomation } from './TestAgainstAutomation.js';
 import type { DeliveryEntry, Webhook } from './types.js';
 import { IDENTITY_SOURCE_NAMES, plural } from './words.js';
@@ -33,9 +37,27 @@ function Metadata({ entry, webhook }: { entry: DeliveryEntry; webhook: Webhook }
       <dd>
         <time dateTime={entry.receivedAt}>{new Date(entry.receivedAt).toLocaleString()}</time>
       </dd>
+      <dt>Event type</dt>
+      <dd>
+        {entry.eventType === null ? (
+          <span className="muted">not known</span>
+        ) : (
+          <EventTypeChip eventType={entry.eventType} />
+        )}
+      </dd>
+      <dt>Request</dt>
+      <dd>
+        {entry.method === null ? (
+          <span className="muted">not recorded</span>
+        ) : (
+          <code className="request-target">
+            {entry.method} {entry.path}
+          </code>
+        )}
+      </dd>
       <dt>Size</dt>
       <dd>
-        {formatCount(entry.size)} bytes
+        <span title={`${formatCount(entry.size)} bytes`}>{formatBytes(entry.size)}</span>
         {isOverBodyLimit(entry.size) && (
           <span className="over-limit"> (over the {formatCount(MAX_BODY_BYTES)}-byte limit)</span>
         )}
@@ -164,26 +186,35 @@ export function DeliveryDetail({
                 >
                   Replay
                 </button>
+                <CopyAsCurl entry={data} webhook={webhook} />
               </div>
+              <ForwardPanel deliveryId={deliveryId} webhook={webhook} payload={data.payload} />
               <h4>Payload</h4>
-              <PayloadView payload={data.payload} />
+              <PayloadView payload={data.payload} request={data} />
               <h4>Test against an automation</h4>
               <TestAgainstAutomation webhook={webhook} deliveryId={deliveryId} />
             </>
           ) : data.label === 'Accepted' ? (
             <p className="hint no-payload">Its payload is no longer stored.</p>
           ) : (
-            <p className="hint no-payload">
-              No payload is stored for {data.label === 'Duplicate' ? 'duplicate' : 'rejected'}{' '}
-              deliveries: the relay keeps their metadata only.
-              {data.duplicateOf && (
-                <>
-                  {' '}
-                  Open the original, <DeliveryLink webhook={webhook} id={data.duplicateOf} />, to
-                  read the payload.
-                </>
-              )}
-            </p>
+            <>
+              <div className="actions">
+                <CopyAsCurl entry={data} webhook={webhook} />
+              </div>
+              <h4>Request headers</h4>
+              <RequestHeaders method={data.method} path={data.path} headers={data.headers} />
+              <p className="hint no-payload">
+                No payload is stored for {data.label === 'Duplicate' ? 'duplicate' : 'rejected'}{' '}
+                deliveries: the relay keeps their metadata only.
+                {data.duplicateOf && (
+                  <>
+                    {' '}
+                    Open the original, <DeliveryLink webhook={webhook} id={data.duplicateOf} />, to
+                    read the payload.
+                  </>
+                )}
+              </p>
+            </>
           )}
         </>
       )}

@@ -1,7 +1,8 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { formatBytes, formatTime, isOverBodyLimit } from '../../components/format.js';
 import { LabelBadge } from '../../components/LabelBadge.js';
-import { deliveryNote } from './delivery-note.js';
+import { deliveryNote, hasNote } from './delivery-note.js';
+import { EventTypeChip } from './EventTypeChip.js';
 import type { Delivery } from './types.js';
 
 /** One log entry as a single focusable line: label, ID, size, time, and why if it was refused. */
@@ -30,7 +31,7 @@ export function DeliveryRow({
   const note = deliveryNote(delivery);
   const classes = ['delivery-row'];
   if (fresh) classes.push('delivery-fresh');
-  if (noteBelow && note) classes.push('note-below');
+  if (noteBelow && hasNote(delivery)) classes.push('note-below');
   return (
     <button
       type="button"
@@ -56,6 +57,7 @@ export function DeliveryRow({
         {formatTime(delivery.receivedAt)}
       </time>
       <span className="delivery-note" title={note ?? undefined}>
+        <EventTypeChip eventType={delivery.eventType} />
         {note}
       </span>
       <span className="delivery-caret" aria-hidden="true">

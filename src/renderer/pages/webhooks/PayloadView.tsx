@@ -2,18 +2,30 @@ import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { CopyButton } from '../../components/CopyButton.js';
 import { formatBytes } from '../../components/format.js';
 import { JsonTree } from '../../components/JsonTree.js';
+import { RequestHeaders } from './RequestHeaders.js';
+import type { DeliveryEntry } from './types.js';
 
-const TABS = ['Tree', 'Raw'] as const;
+const TABS = ['Tree', 'Raw', 'Headers'] as const;
 type Tab = (typeof TABS)[number];
 
-/** The stored payload: a JSON tree to explore, or the bytes exactly as the sender sent them. */
-export function PayloadView({ payload }: { payload: string }): ReactNode {
+/**
+ * The stored payload: a JSON tree to explore, or the bytes exactly as the sender sent them; and
+ * beside them the request's headers (§13).
+ */
+export function PayloadView({
+  payload,
+  request,
+}: {
+  payload: string;
+  request: Pick<DeliveryEntry, 'method' | 'path' | 'headers'>;
+}): ReactNode {
   const id = useId();
   const [tab, setTab] = useState<Tab>('Tree');
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>): void => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
     event.preventDefault();
-    const next = tab === 'Tree' ? 'Raw' : 'Tree';
+    const step = event.key === 'ArrowRight' ? 1 : TABS.length - 1;
+    const next = TABS[(TABS.indexOf(tab) + step) % TABS.length]!;
     setTab(next);
     document.getElementById(`${id}-${next}`)?.focus();
   };
@@ -43,10 +55,12 @@ export function PayloadView({ payload }: { payload: string }): ReactNode {
       <div id={`${id}-panel`} role="tabpanel" aria-labelledby={`${id}-${tab}`}>
         {tab === 'Tree' ? (
           <JsonTree text={payload} />
-        ) : (
+        ) : tab === 'Raw' ? (
           <pre className="block payload-raw" data-testid="payload-raw">
             {payload}
           </pre>
+        ) : (
+          <RequestHeaders {...request} />
         )}
       </div>
     </div>

@@ -1,24 +1,27 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
-  useId,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState,
-  type FormEvent,
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
 import { useRelay } from '../../app/relay-context.js';
 import { navigate } from '../../app/router.js';
+import { AGGREGATE_RELOAD_MS, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { DELIVERY_LABELS } from '../../../shared/labels.js';
+import { formatCount } from '../../components/format.js';
+import { idTime } from '../../../shared/delivery-ids.js';
 import { sampleCommand } from './sample-command.js';
-import { DeliveryDetail } from './DeliveryDetail.js';
-import { deliveryNote } from './delivery-note.js';
+import { DeliveryFilters } from './DeliveryFilters.js';
+import { hasNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
-import type { Delivery, DeliveryLabel, Webhook } from './types.js';
-import { isDeliveryId, useDeliveryLog } from './use-delivery-log.js';
+import { NO_FILTERS, toQuery, type LogFilters } from './log-filters.js';
+import { ReplayShown } from './ReplayShown.js';
+import type { Delivery, Webhook } from './types.js';
+import { isFiltered, useDeliveryLog } from './use-delivery-log.js';
 import { useNoteBelow } from './use-note-below.js';
 import './deliveries.css';
 
@@ -26,7 +29,6 @@ const ROW_HEIGHT = 34;
 /** A row whose note has a line of its own. */
 const TALL_ROW_HEIGHT = 52;
 const MAX_LIST_HEIGHT = ROW_HEIGHT * 12;
-const SEARCH_DELAY_MS = 400;
 /** Ask for the next page this many rows before the end, so scrolling never waits. */
 const PREFETCH_ROWS = 60;
 
@@ -43,25 +45,63 @@ function EmptyLog({ webhook, filtered }: { webhook: Webhook; filtered: boolean }
   );
 }
 
-/** Recent deliveries: newest first, live, virtualized, filtered by label or searched. */
+const plural = (n: number): string => (n === 1 ? 'delivery' : 'deliveries');
+
+/** "1,204 of 21,000 deliveries, newest first · live", or why there is no count yet. */
+function statusText(
+  total: number,
+  all: number | undefined,
+  filtered: boolean,
+  jumpTo: number | null,
+): string {
+  const count = filtered
+    ? `${formatCount(total)} of ${all === undefined ? '…' : formatCount(all)} ${plural(all ?? 2)}`
+    : `${formatCount(total)} ${plural(total)}`;
+  if (jumpTo !== null) {
+    const at = new Date(jumpTo).toLocaleString(undefined, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    return `${count}; showing from ${at} back`;
+  }
+  return `${count}, newest first · live`;
+}
+
+/**
+ * Recent deliveries: newest first, live, virtualized; searched (payload text, partial ID,
+ * identity, event type), filtered by labels, event type and time, with exact totals.
+ */
 export function RecentDeliveries({
   webhook,
   deliveryId,
+  detailId,
 }: {
   webhook: Webhook;
   deliveryId: string | undefined;
+  /** The open delivery's panel, which the rows control. */
+  detailId: string;
 }): ReactNode {
-  const detailId = useId();
-  const [label, setLabel] = useState<DeliveryLabel | null>(null);
-  const [searchText, setSearchText] = useState('');
-  const [search, setSearch] = useState('');
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const log = useDeliveryLog({ uid: webhook.uid, label, search });
+  const [filters, setFilters] = useState<LogFilters>(NO_FILTERS);
+  // Clearing the filters starts the toolbar afresh (its fields keep what is being typed).
+  const [toolbarKey, setToolbarKey] = useState(0);
+  const query = toQuery(webhook.uid, filters);
+  const filtered = isFiltered(query);
+  const log = useDeliveryLog(query);
+  const everything = useCall(
+    'deliveries.list',
+    filtered ? { uid: webhook.uid, limit: 1 } : null,
+    (event) => event.type === 'delivery' && event.delivery.webhookUid === webhook.uid,
+    AGGREGATE_RELOAD_MS,
+  );
+  const clear = (): void => {
+    setFilters(NO_FILTERS);
+    setToolbarKey((k) => k + 1);
+  };
   const scrollRef = useRef<HTMLDivElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const noteBelow = useNoteBelow(sectionRef);
   const heightOf = (delivery: Delivery | undefined): number =>
-    noteBelow && delivery && deliveryNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
+    noteBelow && delivery && hasNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
   // Sizes are known from the rows, never measured; a new key function (new rows, or the notes
   // moving to their own line) makes the virtualizer lay them out again.
   const items = log.items;
@@ -94,16 +134,25 @@ export function RecentDeliveries({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [firstId, log.items]);
 
-  const applySearch = (text: string): void => {
-    clearTimeout(timer.current);
-    setSearch(text.trim());
-  };
-  const onSearchChange = (text: string): void => {
-    setSearchText(text);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setSearch(text.trim()), SEARCH_DELAY_MS);
-  };
+  // A link to a delivery (from a run, say) lands on it: the list starts at its time when it is
+  // not among the rows loaded, and scrolls to its row.
+  const landed = useRef<string | null>(null);
+  const loadedIndex = deliveryId ? log.items.findIndex((d) => d.id === deliveryId) : -1;
+  useEffect(() => {
+    if (!deliveryId || log.loading || landed.current === deliveryId) return;
+    if (loadedIndex >= 0) {
+      landed.current = deliveryId;
+      virtualizer.scrollToIndex(loadedIndex, { align: 'auto' });
+    } else if (filters.jumpTo !== idTime(deliveryId)) {
+      setFilters({ ...NO_FILTERS, jumpTo: idTime(deliveryId) });
+      setToolbarKey((k) => k + 1);
+    } else {
+      landed.current = deliveryId;
+    }
+  }, [deliveryId, loadedIndex, log.loading, filters.jumpTo, virtualizer]);
+
   const toggle = (id: string): void => {
+    landed.current = id;
     if (id === deliveryId) navigate('webhooks', webhook.uid);
     else navigate('webhooks', webhook.uid, id);
   };
@@ -133,62 +182,59 @@ export function RecentDeliveries({
     focusRow(next);
   };
 
-  const filtered = label !== null || search !== '';
   const count = log.items.length;
+  const eventTypes = [
+    ...new Set(log.items.map((d) => d.eventType).filter((t): t is string => t !== null)),
+  ].slice(0, 50);
   return (
     <section ref={sectionRef} className="recent-deliveries" aria-label="Recent deliveries">
       <div className="deliveries-toolbar">
         <h3>Recent deliveries</h3>
         <span className="spacer" />
-        <select
-          aria-label="Filter by label"
-          value={label ?? ''}
-          onChange={(event) =>
-            setLabel(event.target.value === '' ? null : (event.target.value as DeliveryLabel))
-          }
-        >
-          <option value="">All labels</option>
-          {DELIVERY_LABELS.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-        <form
-          role="search"
-          onSubmit={(event: FormEvent) => {
-            event.preventDefault();
-            applySearch(searchText);
-          }}
-        >
-          <input
-            type="search"
-            aria-label="Search deliveries"
-            placeholder="dlv_… or identity"
-            value={searchText}
-            spellCheck={false}
-            onChange={(event) => onSearchChange(event.target.value)}
-          />
-        </form>
+        <ReplayShown shown={log.items} />
       </div>
-      <p className="hint deliveries-status">
-        {log.loading
-          ? 'Loading…'
-          : isDeliveryId(search)
-            ? `Delivery ${search}`
-            : `${count}${log.hasMore ? '+' : ''} ${count === 1 ? 'delivery' : 'deliveries'}${
-                search ? ` with identity “${search}”` : ''
-              }, newest first · live`}
-      </p>
+      <DeliveryFilters
+        key={toolbarKey}
+        filters={filters}
+        eventTypes={eventTypes}
+        onChange={(patch) => setFilters((current) => ({ ...current, ...patch }))}
+      />
+      <div className="deliveries-status">
+        <p className="hint" role="status">
+          {log.loading
+            ? 'Loading…'
+            : statusText(
+                log.total,
+                filtered ? everything.data?.total : log.total,
+                filtered,
+                query.jumpTo,
+              )}
+        </p>
+        {query.jumpTo !== null && (
+          <button
+            type="button"
+            className="link"
+            onClick={() => setFilters((f) => ({ ...f, jumpTo: null }))}
+          >
+            Back to newest
+          </button>
+        )}
+        {(filtered || query.jumpTo !== null) && (
+          <button type="button" className="link" onClick={clear}>
+            Clear filters
+          </button>
+        )}
+      </div>
       <ErrorNote error={log.error} />
       {!log.loading && count === 0 && !log.error ? (
-        <EmptyLog webhook={webhook} filtered={filtered} />
+        <EmptyLog webhook={webhook} filtered={filtered || query.jumpTo !== null} />
       ) : (
         <div
           ref={scrollRef}
           className="delivery-scroll"
           role="list"
           aria-label="Deliveries, newest first"
+          data-loaded={count}
           style={{ height: Math.min(MAX_LIST_HEIGHT, virtualizer.getTotalSize()) + 2 }}
           onScroll={(event) => {
             const element = event.currentTarget;
@@ -225,15 +271,6 @@ export function RecentDeliveries({
             })}
           </div>
         </div>
-      )}
-      {deliveryId && (
-        <DeliveryDetail
-          key={deliveryId}
-          id={detailId}
-          deliveryId={deliveryId}
-          webhook={webhook}
-          onClose={() => navigate('webhooks', webhook.uid)}
-        />
       )}
     </section>
   );

@@ -7,9 +7,13 @@ import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
+import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
+import { WebhookAlarms } from './WebhookAlarms.js';
+import { WebhookRefusals } from './WebhookRefusals.js';
+import { WebhookVolume } from './WebhookVolume.js';
 import { SCHEME_NAMES } from './SignatureFields.js';
 import type { Webhook } from './types.js';
 import { MODE_NAMES } from './words.js';
@@ -18,10 +22,13 @@ import { MODE_NAMES } from './words.js';
 export function WebhookDetail({
   webhook,
   deliveryId,
+  detailId,
   onChanged,
 }: {
   webhook: Webhook;
   deliveryId: string | undefined;
+  /** The opened delivery's panel (beside this pane), which the log's rows control. */
+  detailId: string;
   onChanged: () => void;
 }): ReactNode {
   const client = useClient();
@@ -38,7 +45,11 @@ export function WebhookDetail({
       : null,
   );
 
-  const update = async (changes: { name?: string; deliveryIdHeader?: string | null }) => {
+  const update = async (changes: {
+    name?: string;
+    deliveryIdHeader?: string | null;
+    eventTypePath?: string | null;
+  }) => {
     await client.call('webhooks.update', { uid: webhook.uid, ...changes });
     onChanged();
   };
@@ -66,6 +77,7 @@ export function WebhookDetail({
       {!webhook.enabled && (
         <p className="warning-note">Disabled: senders get 404 until you enable it again.</p>
       )}
+      <WebhookAlarms uid={webhook.uid} />
       <dl className="fields">
         <dt>UID</dt>
         <dd>
@@ -133,6 +145,14 @@ export function WebhookDetail({
             }}
           />
         </dd>
+        <dt>Event type</dt>
+        <dd>
+          <EventTypeSetting
+            webhook={webhook}
+            blocked={blocked}
+            onSave={(eventTypePath) => update({ eventTypePath })}
+          />
+        </dd>
         <dt>Created</dt>
         <dd>
           <time dateTime={webhook.createdAt}>{formatTime(webhook.createdAt)}</time>
@@ -170,7 +190,9 @@ export function WebhookDetail({
           )}
         </p>
       )}
-      <RecentDeliveries webhook={webhook} deliveryId={deliveryId} />
+      <WebhookVolume uid={webhook.uid} />
+      <WebhookRefusals uid={webhook.uid} />
+      <RecentDeliveries webhook={webhook} deliveryId={deliveryId} detailId={detailId} />
       {dialog === 'rotate' && (
         <RotateSecretDialog webhook={webhook} onClose={() => setDialog(null)} />
       )}

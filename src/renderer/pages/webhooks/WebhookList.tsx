@@ -1,5 +1,6 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { navigate } from '../../app/router.js';
+import type { Alarm } from '../../../shared/contract/alarms.js';
 import type { MethodOutput } from '../../../shared/contract/index.js';
 import { formatAgo } from '../../components/format.js';
 import { Sparkline } from '../../components/Sparkline.js';
@@ -17,12 +18,15 @@ function select(uid: string): void {
 export function WebhookList({
   webhooks,
   activity,
+  alarms,
   selectedUid,
   now,
   onChanged,
 }: {
   webhooks: Webhook[];
   activity: Activity | undefined;
+  /** Alarms raised now, for a badge beside the webhook's name. */
+  alarms: Alarm[];
   selectedUid: string | undefined;
   now: number;
   onChanged: () => void;
@@ -64,7 +68,20 @@ export function WebhookList({
                 onKeyDown={(event) => onKeyDown(event, webhook.uid)}
                 className={webhook.enabled ? undefined : 'webhook-disabled'}
               >
-                <td className="webhook-name">{webhook.name}</td>
+                <td className="webhook-name">
+                  {webhook.name}
+                  {alarms
+                    .filter((a) => a.webhookUid === webhook.uid)
+                    .map((a) => (
+                      <span
+                        key={a.kind}
+                        className="badge badge-warning webhook-alarm-badge"
+                        title={a.message}
+                      >
+                        ⚠ {a.kind === 'quiet' ? 'quiet' : 'auth'}
+                      </span>
+                    ))}
+                </td>
                 <td title={MODE_NAMES[webhook.authMode]}>
                   {webhook.authMode}
                   {webhook.signatureScheme && (

@@ -1,9 +1,10 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate } from '../../app/router.js';
 import { AGGREGATE_RELOAD_MS, onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { AddWebhookDialog } from './AddWebhookDialog.js';
+import { DeliveryPanel } from './DeliveryPanel.js';
 import { WebhookDetail } from './WebhookDetail.js';
 import { WebhookList } from './WebhookList.js';
 import './webhooks.css';
@@ -48,7 +49,9 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
     (event) => event.type === 'delivery' || onChanged('webhooks')(event),
     AGGREGATE_RELOAD_MS,
   );
+  const alarms = useCall('alarms.list', {}, onChanged('alarms', 'webhooks'));
   const [adding, setAdding] = useState(false);
+  const detailId = useId();
   const now = useNow();
   const left = factory.webhookLimit - factory.webhookCount;
   const atLimit = left <= 0;
@@ -101,10 +104,15 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
       ) : items.length === 0 ? (
         <EmptyState onAdd={() => setAdding(true)} blocked={blocked} />
       ) : (
-        <div className="split webhooks-split">
+        <div
+          className={
+            selected && deliveryId ? 'split webhooks-split delivery-open' : 'split webhooks-split'
+          }
+        >
           <WebhookList
             webhooks={items}
             activity={activity.data}
+            alarms={alarms.data?.items ?? []}
             selectedUid={selectedUid}
             now={now}
             onChanged={reload}
@@ -114,6 +122,7 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
               key={selected.uid}
               webhook={selected}
               deliveryId={deliveryId}
+              detailId={detailId}
               onChanged={reload}
             />
           ) : (
@@ -129,6 +138,14 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
                 </p>
               )}
             </section>
+          )}
+          {selected && deliveryId && (
+            <DeliveryPanel
+              id={detailId}
+              deliveryId={deliveryId}
+              webhook={selected}
+              onClose={() => navigate('webhooks', selected.uid)}
+            />
           )}
         </div>
       )}

@@ -7,3 +7,7 @@ export function deliveryNote(delivery: Delivery): string | null {
     return delivery.label === 'Accepted' ? delivery.reason : `reason: ${delivery.reason}`;
   return null;
 }
+
+/** Whether a row has anything after its time: an event type or a note (a line of its own when narrow). */
+export const hasNote = (delivery: Delivery): boolean =>
+  delivery.eventType !== null || deliveryNote(delivery) !== null;

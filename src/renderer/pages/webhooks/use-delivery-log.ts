@@ -2,61 +2,62 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient, useRelayEvents } from '../../app/client-context.js';
 import { toApiError } from '../../app/use-call.js';
 import type { ContractClient } from '../../client/contract-client.js';
-import { ApiError } from '../../../shared/errors.js';
-import type { Delivery, DeliveryEntry, DeliveryLabel } from './types.js';
+import { idFloor } from '../../../shared/delivery-ids.js';
+import type { ApiError } from '../../../shared/errors.js';
+import type { LogQuery } from './log-filters.js';
+import type { Delivery } from './types.js';
+
+export { isFiltered, type LogQuery } from './log-filters.js';
 
 export const PAGE_SIZE = 200;
-
-export interface LogQuery {
-  uid: string;
-  label: DeliveryLabel | null;
-  /** A `dlv_…` ID, or an identity (the sender's delivery ID, or the body's SHA-256). */
-  search: string;
-}
+/** A burst of live deliveries into a searched log is one read of its newest page, a moment later. */
+const HEAD_REFRESH_MS = 600;
 
 interface LogState {
   key: string;
   items: Delivery[];
   nextBefore: string | null;
+  /** Entries matching the filters, on every page (as the relay counted them). */
+  total: number;
   error?: ApiError;
   /** IDs that arrived live, for a moment's highlight. */
   fresh: ReadonlySet<string>;
 }
 
-export const isDeliveryId = (text: string): boolean => /^dlv_/i.test(text);
-
-function strip(entry: DeliveryEntry): Delivery {
-  const { payload: _payload, ...delivery } = entry;
-  return delivery;
-}
-
-async function readPage(
+function readPage(
   client: ContractClient,
   query: LogQuery,
   before: string | undefined,
-): Promise<{ items: Delivery[]; nextBefore: string | null }> {
-  const search = query.search.trim();
-  if (isDeliveryId(search)) {
-    const entry = await client.call('deliveries.get', { id: search });
-    if (entry.webhookUid !== query.uid)
-      throw new ApiError('not_found', `${search} is a delivery of another webhook.`);
-    const wanted = query.label === null || entry.label === query.label;
-    return { items: wanted ? [strip(entry)] : [], nextBefore: null };
-  }
+): Promise<{ items: Delivery[]; nextBefore: string | null; total: number }> {
+  const start = before ?? (query.jumpTo !== null ? idFloor(query.jumpTo + 1) : undefined);
   return client.call('deliveries.list', {
     uid: query.uid,
     limit: PAGE_SIZE,
-    ...(before ? { before } : {}),
-    ...(query.label ? { label: query.label } : {}),
-    ...(search !== '' ? { identity: search } : {}),
+    ...(start ? { before: start } : {}),
+    ...(query.labels.length > 0 ? { labels: query.labels.join(',') } : {}),
+    ...(query.q !== '' ? { q: query.q } : {}),
+    ...(query.eventType !== '' ? { eventType: query.eventType } : {}),
+    ...(query.from !== null ? { from: query.from } : {}),
+    ...(query.to !== null ? { to: query.to } : {}),
   });
 }
 
-function matches(query: LogQuery, entry: Delivery): boolean {
-  const search = query.search.trim();
-  if (query.label !== null && entry.label !== query.label) return false;
-  if (isDeliveryId(search)) return false;
-  return search === '' || entry.identity === search;
+const contains = (text: string | null, needle: string): boolean =>
+  text !== null && text.toLowerCase().includes(needle.toLowerCase());
+
+/**
+ * Whether a live entry belongs in the list: `true`, `false`, or `null` when only the relay can
+ * tell (a search that may match the payload, which events do not carry).
+ */
+function matches(query: LogQuery, entry: Delivery): boolean | null {
+  if (query.labels.length > 0 && !query.labels.includes(entry.label)) return false;
+  if (query.eventType !== '' && entry.eventType !== query.eventType) return false;
+  const at = Date.parse(entry.receivedAt);
+  if (query.from !== null && at < query.from) return false;
+  if (query.to !== null && at > query.to) return false;
+  if (query.q === '') return true;
+  const inMetadata = [entry.id, entry.identity, entry.eventType].some((t) => contains(t, query.q));
+  return inMetadata ? true : entry.label === 'Accepted' ? null : false;
 }
 
 /** Newest first; IDs are time-sortable, so a late event still lands in its place. */
@@ -73,9 +74,10 @@ function appendOlder(items: Delivery[], older: Delivery[]): Delivery[] {
 }
 
 /**
- * A webhook's delivery log, page by page (`before` cursor), with deliveries that arrive while it
- * is open inserted in place from the live events themselves (they carry the whole entry): no
- * polling, no read per event.
+ * A webhook's delivery log, page by page (`before` cursor), narrowed by a query, with its exact
+ * total. Deliveries that arrive while it is open are inserted in place from the live events
+ * themselves (they carry the whole entry); only a search that may match a payload asks the relay
+ * again, for its newest page.
  */
 export function useDeliveryLog(query: LogQuery) {
   const client = useClient();
@@ -85,6 +87,7 @@ export function useDeliveryLog(query: LogQuery) {
   // Deliveries that arrive while the first page is on its way: that page may have been read
   // before they were committed.
   const early = useRef<{ key: string; items: Delivery[] }>({ key: '', items: [] });
+  const headTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
     let current = true;
@@ -93,8 +96,8 @@ export function useDeliveryLog(query: LogQuery) {
       (page) => {
         if (!current) return;
         const arrived = early.current.key === key ? early.current.items : [];
-        const items = arrived.reduce(insert, page.items);
-        setState({ key, items, nextBefore: page.nextBefore, fresh: new Set() });
+        const items = parsed.jumpTo === null ? arrived.reduce(insert, page.items) : page.items;
+        setState({ key, items, nextBefore: page.nextBefore, total: page.total, fresh: new Set() });
       },
       (error: unknown) => {
         if (current)
@@ -102,6 +105,7 @@ export function useDeliveryLog(query: LogQuery) {
             key,
             items: [],
             nextBefore: null,
+            total: 0,
             error: toApiError(error),
             fresh: new Set(),
           });
@@ -109,6 +113,7 @@ export function useDeliveryLog(query: LogQuery) {
     );
     return () => {
       current = false;
+      clearTimeout(headTimer.current);
     };
   }, [client, key]);
 
@@ -127,6 +132,7 @@ export function useDeliveryLog(query: LogQuery) {
                   ...prev,
                   items: appendOlder(prev.items, page.items),
                   nextBefore: page.nextBefore,
+                  total: page.total,
                 }
               : prev,
           ),
@@ -137,6 +143,31 @@ export function useDeliveryLog(query: LogQuery) {
         loadingMore.current = false;
       });
   }, [client, key, mine]);
+
+  /** Asks the relay for the newest page again and merges what is new (a search's live rows). */
+  const refreshHead = useCallback(() => {
+    clearTimeout(headTimer.current);
+    headTimer.current = setTimeout(() => {
+      const parsed = JSON.parse(key) as LogQuery;
+      readPage(client, parsed, undefined).then(
+        (page) =>
+          setState((prev) => {
+            if (prev?.key !== key) return prev;
+            const known = new Set(prev.items.map((item) => item.id));
+            const added = parsed.jumpTo === null ? page.items.filter((i) => !known.has(i.id)) : [];
+            return {
+              ...prev,
+              items: added.reduce(insert, prev.items),
+              total: page.total,
+              fresh: new Set([...prev.fresh, ...added.map((item) => item.id)]),
+            };
+          }),
+        () => {
+          // The next event tries again; the list keeps what it has.
+        },
+      );
+    }, HEAD_REFRESH_MS);
+  }, [client, key]);
 
   const settle = useCallback((id: string) => {
     setState((prev) => {
@@ -150,18 +181,22 @@ export function useDeliveryLog(query: LogQuery) {
   useRelayEvents((event) => {
     if (event.type !== 'delivery' || event.delivery.webhookUid !== query.uid) return;
     const delivery = event.delivery;
-    if (!matches(query, delivery)) return;
+    const verdict = matches(query, delivery);
+    if (verdict === null) return refreshHead();
+    if (!verdict) return;
     if (early.current.key !== key) early.current = { key, items: [] };
     early.current.items = [...early.current.items.slice(-49), delivery];
-    setState((prev) =>
-      prev?.key === key
-        ? {
-            ...prev,
-            items: insert(prev.items, delivery),
-            fresh: new Set([...prev.fresh, delivery.id]),
-          }
-        : prev,
-    );
+    setState((prev) => {
+      if (prev?.key !== key || prev.items.some((item) => item.id === delivery.id)) return prev;
+      // A list started at a date shows nothing newer; its total still counts the new entry.
+      if (query.jumpTo !== null) return { ...prev, total: prev.total + 1 };
+      return {
+        ...prev,
+        items: insert(prev.items, delivery),
+        total: prev.total + 1,
+        fresh: new Set([...prev.fresh, delivery.id]),
+      };
+    });
   });
 
   return {
@@ -169,6 +204,7 @@ export function useDeliveryLog(query: LogQuery) {
     loading: mine === undefined,
     error: mine?.error,
     hasMore: mine?.nextBefore != null,
+    total: mine?.total ?? 0,
     fresh: mine?.fresh ?? new Set<string>(),
     /** The arrival highlight has played: a row scrolled back into view must not replay it. */
     settle,

@@ -1,3 +1,4 @@
+import { formatCount } from '../../components/format.js';
 import type { IdentitySource } from './types.js';
 import type { AuthMode } from '../../../shared/contract/webhooks.js';
 
@@ -18,3 +19,11 @@ export const IDENTITY_SOURCE_NAMES: Record<IdentitySource, string> = {
 /** "1 automation" / "2 automations". */
 export const plural = (count: number, one: string, many = `${one}s`): string =>
   `${count} ${count === 1 ? one : many}`;
+
+/** "every 6 h", "every 90 min", "every 2 days". */
+export function cadenceText(minutes: number): string {
+  if (minutes % 1440 === 0)
+    return `every ${formatCount(minutes / 1440)} ${minutes === 1440 ? 'day' : 'days'}`;
+  if (minutes % 60 === 0) return `every ${formatCount(minutes / 60)} h`;
+  return `every ${formatCount(minutes)} min`;
+}

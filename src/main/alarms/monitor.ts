@@ -1,0 +1,252 @@
+import { DEFAULT_AUTH_FAILURE_STREAK, type AlarmKind } from '../../shared/contract/alarms.js';
+import type { EventBus } from '../events.js';
+import { describeError, type Logger } from '../log.js';
+import type { AlarmsRepository, RaisedAlarm } from '../store/alarms-repo.js';
+import type { CommittedDelivery } from '../store/delivery-batch.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { AlarmNotice, AlarmNotifier } from './notifier.js';
+import {
+  AUTH_RECOVERY,
+  CADENCE_OFF_END,
+  DISABLED_END,
+  STREAK_OFF_END,
+  authMessage,
+  quietMessage,
+  quietRecovery,
+} from './words.js';
+
+const MINUTE_MS = 60_000;
+const CHECK_EVERY_MS = 30_000;
+/** Streaks are counted exactly up to here; a longer one still reads "1,000". */
+const STREAK_CAP = 1_000;
+
+export interface AlarmMonitorDeps {
+  alarms: AlarmsRepository;
+  webhooks: { get(uid: string): WebhookRecord | null; live(): WebhookRecord[] };
+  notifier: AlarmNotifier;
+  events: EventBus;
+  log: Logger;
+  now: () => number;
+}
+
+/** An alarm raised now, with what it says. */
+export interface ActiveAlarm extends RaisedAlarm {
+  webhookName: string;
+  factoryId: string;
+  message: string;
+}
+
+const raisedSince = (
+  raised: readonly RaisedAlarm[],
+  uid: string,
+  kind: AlarmKind,
+): number | undefined => raised.find((a) => a.webhookUid === uid && a.kind === kind)?.since;
+
+interface WebhookState {
+  /** Rejected (auth) entries at the head of the log, newest first. */
+  streak: number;
+  lastAcceptedAt: number | null;
+}
+
+interface EffectiveSettings {
+  expectedEveryMinutes: number | null;
+  cadenceSetAt: number;
+  authFailureStreak: number | null;
+}
+
+/**
+ * Watches every live webhook for two things a gateway would not tell the operator: no accepted
+ * delivery within its expected cadence ("quiet"), and a log whose newest entries are all
+ * Rejected (auth) ("auth"). Each episode raises one alarm and, when it ends, one recovery; the
+ * raised alarms are kept in SQLite, so a restart neither repeats nor forgets one. Commits are
+ * watched as they happen; the quiet check runs every 30 s (and on demand, for tests with an
+ * injected clock).
+ */
+export class AlarmMonitor {
+  private readonly states = new Map<string, WebhookState>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: AlarmMonitorDeps) {}
+
+  start(): void {
+    this.evaluate();
+    this.timer = setInterval(() => this.evaluate(), CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  settingsOf(webhook: WebhookRecord): EffectiveSettings {
+    const saved = this.deps.alarms.settings(webhook.uid);
+    return (
+      saved ?? {
+        expectedEveryMinutes: null,
+        cadenceSetAt: webhook.createdAt,
+        authFailureStreak: DEFAULT_AUTH_FAILURE_STREAK,
+      }
+    );
+  }
+
+  /** After each commit, in log order. */
+  onCommitted(committed: readonly CommittedDelivery[]): void {
+    const touched = new Set<string>();
+    for (const delivery of committed) {
+      const state = this.state(delivery.webhookUid);
+      state.streak =
+        delivery.label === 'Rejected (auth)' ? Math.min(STREAK_CAP, state.streak + 1) : 0;
+      if (delivery.label === 'Accepted') state.lastAcceptedAt = delivery.receivedAt;
+      touched.add(delivery.webhookUid);
+    }
+    for (const uid of touched) this.guarded(() => this.check(uid));
+  }
+
+  /** Checks every live webhook now (the timer calls this; so can a test, with its own clock). */
+  evaluate(): void {
+    this.guarded(() => {
+      const live = new Map(this.deps.webhooks.live().map((w) => [w.uid, w]));
+      for (const uid of live.keys()) this.check(uid);
+      // Alarms of deleted webhooks simply end: nobody is waiting for their deliveries any more.
+      for (const alarm of this.deps.alarms.raised()) {
+        if (!live.has(alarm.webhookUid)) this.deps.alarms.clear(alarm.webhookUid, alarm.kind);
+      }
+    });
+  }
+
+  /** Settings changed (or the webhook was enabled, disabled or deleted): look again at once. */
+  recheck(uid: string): void {
+    this.states.delete(uid);
+    this.guarded(() => this.check(uid));
+  }
+
+  active(): ActiveAlarm[] {
+    const now = this.deps.now();
+    const out: ActiveAlarm[] = [];
+    for (const alarm of this.deps.alarms.raised()) {
+      const webhook = this.deps.webhooks.get(alarm.webhookUid);
+      if (!webhook || webhook.deletedAt !== null) continue;
+      out.push({
+        ...alarm,
+        webhookName: webhook.name,
+        factoryId: webhook.factoryId,
+        message: this.message(webhook, alarm.kind, now),
+      });
+    }
+    return out;
+  }
+
+  private state(uid: string): WebhookState {
+    let state = this.states.get(uid);
+    if (!state) {
+      const labels = this.deps.alarms.newestLabels(uid, STREAK_CAP);
+      const firstOther = labels.findIndex((label) => label !== 'Rejected (auth)');
+      state = {
+        streak: firstOther === -1 ? labels.length : firstOther,
+        lastAcceptedAt: this.deps.alarms.lastAcceptedAt(uid),
+      };
+      this.states.set(uid, state);
+    }
+    return state;
+  }
+
+  private quietSince(webhook: WebhookRecord, settings: EffectiveSettings): number {
+    const lastAccepted = this.state(webhook.uid).lastAcceptedAt ?? 0;
+    return Math.max(lastAccepted, settings.cadenceSetAt, webhook.createdAt);
+  }
+
+  private message(webhook: WebhookRecord, kind: AlarmKind, now: number): string {
+    const settings = this.settingsOf(webhook);
+    if (kind === 'auth') return authMessage(this.state(webhook.uid).streak);
+    return quietMessage(
+      now - this.quietSince(webhook, settings),
+      settings.expectedEveryMinutes ?? 0,
+    );
+  }
+
+  private check(uid: string): void {
+    const webhook = this.deps.webhooks.get(uid);
+    if (!webhook || webhook.deletedAt !== null) return;
+    const raised = new Set(
+      this.deps.alarms
+        .raised()
+        .filter((a) => a.webhookUid === uid)
+        .map((a) => a.kind),
+    );
+    const now = this.deps.now();
+    const settings = this.settingsOf(webhook);
+    const state = this.state(uid);
+
+    // A disabled webhook is quiet on purpose.
+    const cadence = webhook.enabled ? settings.expectedEveryMinutes : null;
+    const quietFrom = this.quietSince(webhook, settings);
+    const quiet = cadence !== null && now - quietFrom > cadence * MINUTE_MS;
+    if (quiet && !raised.has('quiet')) {
+      this.raise(webhook, 'quiet', quietFrom + cadence * MINUTE_MS, now);
+    } else if (!quiet && raised.has('quiet')) {
+      const why =
+        settings.expectedEveryMinutes === null
+          ? CADENCE_OFF_END
+          : !webhook.enabled
+            ? DISABLED_END
+            : quietRecovery(
+                now -
+                  (raisedSince(this.deps.alarms.raised(), uid, 'quiet') ?? now) +
+                  settings.expectedEveryMinutes * MINUTE_MS,
+              );
+      this.recover(webhook, 'quiet', why, now);
+    }
+
+    const threshold = settings.authFailureStreak;
+    const failing = threshold !== null && state.streak >= threshold;
+    if (failing && !raised.has('auth')) {
+      this.raise(webhook, 'auth', now, now);
+    } else if (!failing && raised.has('auth')) {
+      this.recover(webhook, 'auth', threshold === null ? STREAK_OFF_END : AUTH_RECOVERY, now);
+    }
+  }
+
+  private raise(webhook: WebhookRecord, kind: AlarmKind, since: number, now: number): void {
+    if (!this.deps.alarms.raise({ webhookUid: webhook.uid, kind, since })) return;
+    const message = this.message(webhook, kind, now);
+    this.deps.log.warn(`[alarms] ${webhook.name} (${webhook.uid}): ${message}`);
+    this.announce(webhook, kind, 'alarm', since, now, message);
+  }
+
+  private recover(webhook: WebhookRecord, kind: AlarmKind, message: string, now: number): void {
+    const since = raisedSince(this.deps.alarms.raised(), webhook.uid, kind) ?? now;
+    if (!this.deps.alarms.clear(webhook.uid, kind)) return;
+    this.deps.log.info(`[alarms] ${webhook.name} (${webhook.uid}): ${message}`);
+    this.announce(webhook, kind, 'recovery', since, now, message);
+  }
+
+  private announce(
+    webhook: WebhookRecord,
+    kind: AlarmKind,
+    event: AlarmNotice['event'],
+    since: number,
+    now: number,
+    message: string,
+  ): void {
+    this.deps.events.emit({ type: 'changed', resource: 'alarms' });
+    const config = this.deps.alarms.notification(webhook.factoryId);
+    if (!config) return;
+    this.deps.notifier.send(config, {
+      event,
+      kind,
+      webhook: { uid: webhook.uid, name: webhook.name, factory: webhook.factoryId },
+      since: new Date(since).toISOString(),
+      at: new Date(now).toISOString(),
+      message,
+    });
+  }
+
+  private guarded(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.deps.log.error(`[alarms] ${describeError(error)}`);
+    }
+  }
+}

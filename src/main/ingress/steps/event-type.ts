@@ -1,0 +1,25 @@
+import { parseEventTypePath, readBodyPath, toEventType } from '../../../shared/event-type.js';
+import type { WebhookRecord } from '../../store/webhooks-repo.js';
+import { providerEventType } from '../schemes/provider-events.js';
+import type { DistinctHeaders } from '../schemes/scheme.js';
+
+/**
+ * The event type of a delivery (PRODUCT.md §13), from what the ingress already parsed: the
+ * provider's own header or body field for a signature scheme, else the webhook's
+ * `eventTypePath`. `payload` is undefined when the body was not parsed (a refused request).
+ */
+export function deliveryEventType(
+  webhook: Pick<WebhookRecord, 'authMode' | 'signatureScheme' | 'eventTypePath'>,
+  headers: DistinctHeaders,
+  payload: unknown,
+): string | null {
+  const scheme = webhook.authMode === 'signature' ? webhook.signatureScheme : null;
+  if (scheme !== null && scheme !== 'hmac-sha256') {
+    return providerEventType(scheme, headers, payload);
+  }
+  if (webhook.eventTypePath === null) return null;
+  const source = parseEventTypePath(webhook.eventTypePath);
+  if ('error' in source) return null;
+  if (source.kind === 'header') return toEventType(headers[source.name]?.[0]);
+  return payload === undefined ? null : toEventType(readBodyPath(payload, source.keys));
+}

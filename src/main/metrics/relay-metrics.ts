@@ -1,0 +1,122 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RefusalCounts } from '../ingress/refusal-tally.js';
+import type { CommittedDelivery } from '../store/delivery-batch.js';
+import type { MetricsReader } from '../store/metrics-reader.js';
+
+export interface MetricSources {
+  db: MetricsReader;
+  refusals: { countsSinceStart(): RefusalCounts };
+  /** Alarms raised now: one per webhook and kind. */
+  alarms: () => ReadonlyArray<{ webhookUid: string; kind: string }>;
+  now: () => number;
+}
+
+export type RelayMetrics = ReturnType<typeof createRelayMetrics>;
+
+/**
+ * The relay's Prometheus metrics (PRODUCT.md §17), in a registry of its own. Deliveries are
+ * counted as batches commit; everything else is read when /metrics is scraped, so nothing here
+ * runs on a delivery's path before its answer.
+ */
+export function createRelayMetrics(sources: MetricSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'hookport_' });
+
+  const deliveries = new Counter({
+    name: 'hookport_deliveries_total',
+    help: 'Log entries committed since the relay started, by webhook and label',
+    labelNames: ['webhook_uid', 'label'] as const,
+    registers: [registry],
+  });
+  new Counter({
+    name: 'hookport_refusals_total',
+    help: 'Requests refused without a log entry (404, 405, 429) since the relay started, by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, n] of Object.entries(sources.refusals.countsSinceStart())) {
+        this.inc({ status }, n);
+      }
+    },
+  });
+  const commits = new Histogram({
+    name: 'hookport_accept_commit_duration_seconds',
+    help: 'How long each accept transaction (a batch of deliveries, committed durably) took',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'hookport_runs',
+    help: 'Runs in the database, by status and by the executor of their factory',
+    labelNames: ['status', 'executor'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const row of sources.db.runsByStatusAndExecutor()) {
+        this.set({ status: row.status, executor: row.executor }, row.n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'hookport_run_queue_depth',
+    help: 'Runs queued and not yet started',
+    registers: [registry],
+    collect() {
+      this.set(sources.db.queue().depth);
+    },
+  });
+  new Gauge({
+    name: 'hookport_oldest_queued_run_age_seconds',
+    help: 'How long the oldest queued run has waited (0 when none is queued)',
+    registers: [registry],
+    collect() {
+      const { oldest } = sources.db.queue();
+      this.set(oldest === null ? 0 : Math.max(0, (sources.now() - oldest) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'hookport_webhook_alarm',
+    help: 'A raised alarm: 1 per webhook and kind (quiet: no accepted delivery within its expected cadence; auth: its newest deliveries are all Rejected (auth))',
+    labelNames: ['webhook_uid', 'kind'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const alarm of sources.alarms()) {
+        this.set({ webhook_uid: alarm.webhookUid, kind: alarm.kind }, 1);
+      }
+    },
+  });
+  new Gauge({
+    name: 'hookport_webhook_info',
+    help: 'Live webhooks by UID, with their names (join on webhook_uid)',
+    labelNames: ['webhook_uid', 'name'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const webhook of sources.db.liveWebhooks()) {
+        this.set({ webhook_uid: webhook.uid, name: webhook.name }, 1);
+      }
+    },
+  });
+  new Gauge({
+    name: 'hookport_search_index_pending',
+    help: 'Log entries waiting for the background search indexer',
+    registers: [registry],
+    collect() {
+      this.set(sources.db.searchPending());
+    },
+  });
+
+  return {
+    contentType: registry.contentType,
+    text: (): Promise<string> => registry.metrics(),
+    /** After each commit: count the entries it made durable. */
+    countCommitted(committed: readonly CommittedDelivery[]): void {
+      for (const d of committed) deliveries.inc({ webhook_uid: d.webhookUid, label: d.label });
+    },
+    observeCommit(seconds: number): void {
+      commits.observe(seconds);
+    },
+  };
+}

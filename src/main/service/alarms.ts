@@ -1,0 +1,83 @@
+import { ApiError } from '../../shared/errors.js';
+import type { ServiceDeps } from './deps.js';
+import type { ServiceHandlers } from './handlers.js';
+import { iso } from './to-json.js';
+import { requireFactory, requireLiveWebhook } from './webhooks.js';
+
+type AlarmHandlers = Pick<
+  ServiceHandlers,
+  | 'alarms.list'
+  | 'webhooks.alarms'
+  | 'webhooks.setAlarms'
+  | 'factories.alarmNotification'
+  | 'factories.setAlarmNotification'
+>;
+
+/**
+ * Alarm settings are the operator's watch over a webhook, not part of its definition: they are
+ * set here (also for webhooks of a managed factory) and kept by UID, never in definition files.
+ */
+export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
+  const settingsJson = (uid: string) => {
+    const settings = deps.alarms.monitor.settingsOf(requireLiveWebhook(deps, uid));
+    return {
+      uid,
+      expectedEveryMinutes: settings.expectedEveryMinutes,
+      authFailureStreak: settings.authFailureStreak,
+    };
+  };
+
+  return {
+    'alarms.list': ({ factory }) => {
+      requireFactory(deps, factory);
+      return Promise.resolve({
+        items: deps.alarms.monitor
+          .active()
+          .filter((alarm) => alarm.factoryId === factory)
+          .map((alarm) => ({
+            webhookUid: alarm.webhookUid,
+            webhookName: alarm.webhookName,
+            kind: alarm.kind,
+            since: iso(alarm.since),
+            message: alarm.message,
+          })),
+      });
+    },
+    'webhooks.alarms': ({ uid }) => Promise.resolve(settingsJson(uid)),
+    'webhooks.setAlarms': ({ uid, expectedEveryMinutes, authFailureStreak }) =>
+      deps.writes.run(() => {
+        const webhook = requireLiveWebhook(deps, uid);
+        const current = deps.alarms.monitor.settingsOf(webhook);
+        const cadenceChanged =
+          expectedEveryMinutes !== undefined &&
+          expectedEveryMinutes !== current.expectedEveryMinutes;
+        deps.alarms.repo.saveSettings({
+          webhookUid: uid,
+          expectedEveryMinutes:
+            expectedEveryMinutes === undefined
+              ? current.expectedEveryMinutes
+              : expectedEveryMinutes,
+          // A new cadence counts from now: the webhook was not expected to keep it before.
+          cadenceSetAt: cadenceChanged ? deps.now() : current.cadenceSetAt,
+          authFailureStreak:
+            authFailureStreak === undefined ? current.authFailureStreak : authFailureStreak,
+        });
+        deps.alarms.monitor.recheck(uid);
+        deps.events.emit({ type: 'changed', resource: 'alarms' });
+        return settingsJson(uid);
+      }),
+    'factories.alarmNotification': ({ id }) => {
+      requireFactory(deps, id);
+      return Promise.resolve({ factory: id, notification: deps.alarms.repo.notification(id) });
+    },
+    'factories.setAlarmNotification': ({ id, notification }) =>
+      deps.writes.run(() => {
+        requireFactory(deps, id);
+        if (!deps.alarms.repo.saveNotification(id, notification)) {
+          throw new ApiError('not_found', `No factory "${id}".`, 'id');
+        }
+        deps.events.emit({ type: 'changed', resource: 'settings' });
+        return { factory: id, notification };
+      }),
+  };
+}

@@ -1,0 +1,91 @@
+import { FIELDS_MAX, type FilterMatch } from '../../shared/contract/filter-lab.js';
+import type { WebhookTrigger } from '../../shared/contract/triggers.js';
+import { ApiError } from '../../shared/errors.js';
+import {
+  describeFailure,
+  evaluateFilter,
+  evaluateHeaderFilter,
+  headerValuesFromPairs,
+} from '../../shared/filter/index.js';
+import { SeenFields } from '../automations/seen-fields.js';
+import { parseJsonBody } from '../ingress/steps/parse-json.js';
+import type { RequestContext } from '../store/delivery-batch.js';
+import type { StoredPayload } from '../store/delivery-scans.js';
+import type { FullServiceDeps } from './automation-deps.js';
+import { assertHeaderFiltersAllowed } from './automations.js';
+import type { ServiceHandlers } from './handlers.js';
+import { webhookCheckFor, type WebhookCheck } from './test-filter.js';
+import { iso } from './to-json.js';
+
+/** Whether the trigger's header filter holds for the stored request; a reason when not. */
+function headerMiss(trigger: WebhookTrigger, request: () => RequestContext | null): string | null {
+  const filter = trigger.filter.headers;
+  if (!filter || Object.keys(filter).length === 0) return null;
+  const stored = request();
+  if (!stored) return 'headers: not recorded for this delivery (it came before they were kept)';
+  const verdict = evaluateHeaderFilter(filter, headerValuesFromPairs(stored.headers));
+  return verdict.matched ? null : `headers: ${describeFailure(verdict.failure)}`;
+}
+
+/** One stored delivery through the trigger, as Test filter would judge it, in a line. */
+function judge(
+  trigger: WebhookTrigger,
+  entry: StoredPayload,
+  webhookCheck: WebhookCheck,
+  request: () => RequestContext | null,
+): FilterMatch {
+  const base = {
+    deliveryId: entry.id,
+    webhookUid: entry.webhookUid,
+    receivedAt: iso(entry.receivedAt),
+    eventType: entry.eventType,
+  };
+  const no = (detail: string): FilterMatch => ({ ...base, verdict: 'Would not trigger', detail });
+  if (!webhookCheck.passed) return no(`webhook: ${webhookCheck.detail}`);
+  const parsed = parseJsonBody(entry.body);
+  if (!parsed.ok) return no(`stored payload: ${parsed.reason}`);
+  const verdict = evaluateFilter(trigger.filter.payload, parsed.value);
+  if (!verdict.matched) return no(describeFailure(verdict.failure));
+  const headers = headerMiss(trigger, request);
+  return headers === null ? { ...base, verdict: 'Would trigger', detail: null } : no(headers);
+}
+
+/**
+ * The filter lab: a trigger (saved or not) against the newest stored payloads of its webhooks,
+ * and the paths those payloads hold, for the editor's counts, list and autocomplete.
+ */
+export function filterLabHandlers(
+  deps: FullServiceDeps,
+): Pick<ServiceHandlers, 'automations.filterMatches' | 'webhooks.fields'> {
+  return {
+    'automations.filterMatches': ({ trigger, limit }) => {
+      assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
+      const checks = new Map(
+        trigger.filter.webhook_ids.map((uid) => [uid, webhookCheckFor(deps, trigger, uid)]),
+      );
+      const items = deps.scans
+        .newestPayloads(trigger.filter.webhook_ids, limit)
+        .map((entry) =>
+          judge(trigger, entry, checks.get(entry.webhookUid)!, () =>
+            deps.deliveries.requestContext(entry.id),
+          ),
+        );
+      return Promise.resolve({
+        scanned: items.length,
+        matched: items.filter((item) => item.verdict === 'Would trigger').length,
+        items,
+      });
+    },
+
+    'webhooks.fields': ({ uid, limit }) => {
+      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      const fields = new SeenFields(FIELDS_MAX);
+      const payloads = deps.scans.newestPayloads([uid], limit);
+      for (const entry of payloads) {
+        const parsed = parseJsonBody(entry.body);
+        if (parsed.ok) fields.add(parsed.value);
+      }
+      return Promise.resolve({ scanned: payloads.length, ...fields.result() });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { Db } from './db.js';
+
+export interface AcceptedEntry {
+  id: string;
+  webhookUid: string;
+  receivedAt: number;
+  eventType: string | null;
+  size: number;
+}
+
+export interface StoredPayload extends AcceptedEntry {
+  body: Buffer;
+}
+
+interface EntryRow {
+  id: string;
+  webhook_uid: string;
+  received_at: number;
+  event_type: string | null;
+  size: number;
+}
+
+const toEntry = (r: EntryRow): AcceptedEntry => ({
+  id: r.id,
+  webhookUid: r.webhook_uid,
+  receivedAt: r.received_at,
+  eventType: r.event_type,
+  size: r.size,
+});
+
+export type DeliveryScans = ReturnType<typeof createDeliveryScans>;
+
+/**
+ * Reads over a webhook's Accepted deliveries for the tester's loop: what `hookport forward` has
+ * still to send (oldest first, after a place), and the newest stored payloads that the filter lab
+ * and field autocomplete read. Each walks the (webhook_uid, id) index of one webhook.
+ */
+export function createDeliveryScans(db: Db) {
+  const after = db.prepare<[string, string, number], EntryRow>(`
+    SELECT id, webhook_uid, received_at, event_type, size FROM deliveries
+    WHERE webhook_uid = ? AND id > ? AND label = 'Accepted' ORDER BY id LIMIT ?`);
+  const newest = db.prepare<[string], { id: string }>(`
+    SELECT id FROM deliveries WHERE webhook_uid = ? AND label = 'Accepted' ORDER BY id DESC LIMIT 1`);
+  const newestEntries = db.prepare<[string, number], EntryRow>(`
+    SELECT id, webhook_uid, received_at, event_type, size FROM deliveries
+    WHERE webhook_uid = ? AND label = 'Accepted' ORDER BY id DESC LIMIT ?`);
+  const payload = db.prepare<[string], { body: Buffer }>(
+    'SELECT body FROM payloads WHERE delivery_id = ?',
+  );
+
+  return {
+    /** Accepted deliveries of the webhook after `afterId` (exclusive), oldest first. */
+    acceptedAfter: (webhookUid: string, afterId: string, limit: number): AcceptedEntry[] =>
+      after.all(webhookUid, afterId, limit).map(toEntry),
+    newestAcceptedId: (webhookUid: string): string | null => newest.get(webhookUid)?.id ?? null,
+    /** The newest `limit` Accepted payloads of these webhooks together, newest first. */
+    newestPayloads: (webhookUids: readonly string[], limit: number): StoredPayload[] => {
+      // Entries first (no payload pages), then the bodies of the newest `limit` only.
+      const entries = [...new Set(webhookUids)].flatMap((uid) =>
+        newestEntries.all(uid, limit).map(toEntry),
+      );
+      entries.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      const out: StoredPayload[] = [];
+      for (const entry of entries.slice(0, limit)) {
+        const body = payload.get(entry.id)?.body;
+        if (body) out.push({ ...entry, body });
+      }
+      return out;
+    },
+  };
+}

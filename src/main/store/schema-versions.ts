@@ -1,0 +1,76 @@
+import type Database from 'better-sqlite3';
+import { up as sqliteInitial } from './migrations/001-initial.js';
+import { up as sqliteSessionTokens } from './migrations/002-session-tokens.js';
+import { up as sqliteRequestContext } from './migrations/003-request-context.js';
+import { up as sqliteLogSearchAndAlarms } from './migrations/004-log-search-and-alarms.js';
+import { up as sqliteForwarding } from './migrations/005-forwarding.js';
+import { up as sqliteRunProcesses } from './migrations/006-run-processes.js';
+import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
+import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
+import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
+import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
+import { logSearchAndAlarms as postgresLogSearchAndAlarms } from './postgres/migrations/004-log-search-and-alarms.js';
+import { forwarding as postgresForwarding } from './postgres/migrations/005-forwarding.js';
+import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-run-processes.js';
+
+/** One schema version: the same change, once for each store. */
+export interface SchemaVersion {
+  version: number;
+  name: string;
+  sqlite: (db: Database.Database) => void;
+  /** SQL run inside the migration transaction; '' when the version changes nothing there. */
+  postgres: string;
+}
+
+/**
+ * Every schema version, in file-number order, for both stores: `version` is the number of the
+ * migration files (`migrations/NNN-…` and `postgres/migrations/NNN-…`). Append only; never edit
+ * a version that has shipped.
+ *
+ * PostgreSQL records each version it applied (`hookport_schema`), so a number that lands after a
+ * higher one (004, search and alarms, landed after 005) is still applied when it arrives. SQLite
+ * counts applied steps in `user_version` instead, by position in `migrations/index.ts`; there an
+ * inserted 004 would shift 005 and run it twice on a database that has it. In the wiring phase
+ * `migrations/index.ts` reads this list and SQLite records versions as PostgreSQL does.
+ *
+ * A new version: add the SQLite file to `migrations/` as today, the PostgreSQL step under the
+ * same number in `postgres/migrations/`, and its row here. A change one store does not need
+ * (FTS5 search has a PostgreSQL equivalent of its own; a PostgreSQL-only lease column) gets an
+ * empty step on the other side, so that the numbers stay aligned. Until the wiring phase a test
+ * checks that both lists hold the same versions.
+ */
+export const schemaVersions: readonly SchemaVersion[] = [
+  { version: 1, name: 'initial', sqlite: sqliteInitial, postgres: postgresInitial },
+  {
+    version: 2,
+    name: 'session-tokens',
+    sqlite: sqliteSessionTokens,
+    postgres: postgresSessionTokens,
+  },
+  {
+    version: 3,
+    name: 'request-context',
+    sqlite: sqliteRequestContext,
+    postgres: postgresRequestContext,
+  },
+  {
+    version: 4,
+    name: 'log-search-and-alarms',
+    sqlite: sqliteLogSearchAndAlarms,
+    postgres: postgresLogSearchAndAlarms,
+  },
+  { version: 5, name: 'forwarding', sqlite: sqliteForwarding, postgres: postgresForwarding },
+  {
+    version: 6,
+    name: 'run-processes',
+    sqlite: sqliteRunProcesses,
+    postgres: postgresRunProcesses,
+  },
+  {
+    version: 7,
+    name: 'request-contexts-without-rowid',
+    sqlite: sqliteRequestContextsWithoutRowid,
+    // A SQLite storage choice (one B-tree per entry); PostgreSQL's table already has one.
+    postgres: '',
+  },
+];

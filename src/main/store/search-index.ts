@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import type { Db } from './db.js';
+
+/** While deliveries are being committed: a small slice of each tick, so the ingress keeps its pace. */
+const BUSY_BUDGET_MS = 8;
+/** Still busy, but behind for this many ticks in a row (5 s): a larger slice, so the queue shrinks. */
+const BEHIND_TICKS = 20;
+const BEHIND_BUDGET_MS = 25;
+/** When the ingress has been quiet since the last tick. */
+const IDLE_BUDGET_MS = 50;
+const TICK_MS = 250;
+
+export type SearchIndex = ReturnType<typeof createSearchIndex>;
+
+export interface IndexRun {
+  indexed: number;
+  /** Entries are still queued: the budget ran out first. */
+  more: boolean;
+}
+
+/**
+ * Indexes queued log entries (see migration 004) into the trigram index. Each call is one
+ * transaction that stops once `budgetMs` is spent (after at least one entry), so a burst of large
+ * payloads never holds the database, or the event loop, for long.
+ */
+export function createSearchIndex(db: Db) {
+  const queued = db.prepare<[number], { rowid: number }>(
+    'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
+  );
+  // The bytes are UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS.
+  const index = db.prepare<[number]>(`
+    INSERT INTO delivery_search (rowid, id, identity, event_type, body)
+    SELECT d.rowid, d.id, d.identity, d.event_type, CAST(p.body AS TEXT)
+    FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id WHERE d.rowid = ?`);
+  const dequeue = db.prepare<[number]>(
+    'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',
+  );
+  const countQueued = db.prepare<[], { n: number }>(
+    'SELECT count(*) AS n FROM delivery_search_pending',
+  );
+
+  const indexSome = db.transaction((budgetMs: number): IndexRun => {
+    const started = performance.now();
+    let indexed = 0;
+    for (;;) {
+      const batch = queued.all(32);
+      if (batch.length === 0) return { indexed, more: false };
+      for (const { rowid } of batch) {
+        index.run(rowid);
+        dequeue.run(rowid);
+        indexed++;
+        if (performance.now() - started >= budgetMs) return { indexed, more: true };
+      }
+    }
+  });
+
+  return {
+    /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
+    indexSome: (budgetMs: number): IndexRun => indexSome(budgetMs),
+    pending: (): number => countQueued.get()!.n,
+  };
+}
+
+/**
+ * Runs the search index in the background: a few milliseconds per tick while deliveries are
+ * arriving (more if that has not kept up for a while), and more once the ingress is quiet.
+ * `markBusy` is called on every commit.
+ */
+export class SearchIndexer {
+  private busy = false;
+  private behind = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  markBusy(): void {
+    this.busy = true;
+  }
+
+  tick(): void {
+    const budget = !this.busy
+      ? IDLE_BUDGET_MS
+      : this.behind >= BEHIND_TICKS
+        ? BEHIND_BUDGET_MS
+        : BUSY_BUDGET_MS;
+    this.busy = false;
+    try {
+      this.behind = this.index.indexSome(budget).more ? this.behind + 1 : 0;
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

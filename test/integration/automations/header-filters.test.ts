@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TestFilterResult } from '../../../src/shared/contract/automations.js';
+import { createAutomation, listRuns } from '../../support/automations.js';
+import { getDelivery } from '../../support/deliveries.js';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+import { createSignatureWebhook, post } from '../signatures/support/relay-calls.js';
+import { nowSeconds, SENDERS } from '../signatures/support/senders.js';
+
+type ErrorBody = { error: { code: string; message: string; path?: string } };
+
+const github = SENDERS.find((s) => s.scheme === 'github')!;
+const hmac = SENDERS.find((s) => s.scheme === 'hmac-sha256')!;
+
+const trigger = (uid: string, headers: Record<string, unknown>, payload?: object) => ({
+  provider: 'webhook',
+  event: 'received',
+  filter: { webhook_ids: [uid], headers, ...(payload ? { payload } : {}) },
+});
+
+/**
+ * The issue's "done when": GitHub sends `issues` and `pull_request` with the same action; an
+ * automation filtered on X-GitHub-Event fires for one, and Test filter says why not the other.
+ */
+describe('header filters (filter.headers, §13)', () => {
+  let relay: TestRelay;
+  let uid: string;
+  let ingressUrl: string;
+  const send = async (event: string, extra: Record<string, string | string[]> = {}) => {
+    const body = Buffer.from(JSON.stringify({ action: 'opened', number: 1 }));
+    const signed = github.sign(body, github.secret, nowSeconds(), randomUUID());
+    const sent = await post(ingressUrl, body, { ...signed, 'X-GitHub-Event': event, ...extra });
+    expect(sent.status).toBe(202);
+    return sent.body.delivery_id!;
+  };
+  beforeEach(async () => {
+    relay = await startTestRelay();
+    ({
+      webhook: { uid },
+      ingressUrl,
+    } = await createSignatureWebhook(relay, github));
+  });
+  afterEach(() => relay.stop());
+
+  it('fires for pull_request, not for issues, and Test filter explains why not', async () => {
+    const automation = await createAutomation(relay, {
+      name: 'pr-only',
+      triggers: [trigger(uid, { 'x-github-event': ['pull_request'] })],
+    });
+    const pr = await send('pull_request');
+    const issue = await send('issues');
+
+    expect((await getDelivery(relay, pr)).runIds).toHaveLength(1);
+    expect((await getDelivery(relay, issue)).runIds).toEqual([]);
+    const runs = await listRuns(relay, `?automation=${automation.id}`);
+    expect(runs.items.map((r) => r.deliveryId)).toEqual([pr]);
+
+    const verdict = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
+      trigger: automation.triggers[0],
+      deliveryId: issue,
+    });
+    expect(verdict.body).toEqual({
+      verdict: 'Would not trigger',
+      webhookCheck: { passed: true, detail: expect.stringContaining('is selected') as unknown },
+      payloadCheck: {
+        passed: true,
+        detail: 'no payload filter: every delivery matches',
+        failures: [],
+      },
+      headerCheck: {
+        passed: false,
+        failingPath: 'x-github-event',
+        expected: 'one of ["pull_request"]',
+        actual: '"issues"',
+        detail: 'x-github-event: expected one of ["pull_request"], got "issues"',
+        failures: [
+          { path: 'x-github-event', expected: 'one of ["pull_request"]', actual: '"issues"' },
+        ],
+      },
+    });
+    const passes = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
+      trigger: automation.triggers[0],
+      deliveryId: pr,
+    });
+    expect(passes.body).toMatchObject({
+      verdict: 'Would trigger',
+      headerCheck: { passed: true, detail: 'every key of the header filter matches' },
+    });
+  });
+
+  it('needs both checks: a matching header with a failing payload does not fire', async () => {
+    await createAutomation(relay, {
+      name: 'pr-closed',
+      triggers: [trigger(uid, { 'X-GitHub-Event': 'pull_request' }, { action: 'closed' })],
+    });
+    expect((await getDelivery(relay, await send('pull_request'))).runIds).toEqual([]);
+  });
+
+  it('matches names case-insensitively and a repeated header by any of its values', async () => {
+    await createAutomation(relay, {
+      name: 'tagged',
+      triggers: [trigger(uid, { 'X-TAG': { in: ['deploy'] }, 'x-github-EVENT': 'push' })],
+    });
+    const repeated = await send('push', { 'x-tag': ['build', 'deploy'] });
+    const other = await send('push', { 'x-tag': ['build'] });
+    expect((await getDelivery(relay, repeated)).runIds).toHaveLength(1);
+    expect((await getDelivery(relay, other)).runIds).toEqual([]);
+
+    const excluded = await createAutomation(relay, {
+      name: 'never-deploy',
+      triggers: [trigger(uid, { 'x-tag': { not_in: ['deploy'] } })],
+    });
+    const verdict = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
+      trigger: excluded.triggers[0],
+      deliveryId: repeated,
+    });
+    expect(verdict.body.headerCheck).toMatchObject({
+      passed: false,
+      actual: '["build","deploy"]',
+    });
+  });
+
+  it('refuses a filter on a redacted header when saved, naming the path', async () => {
+    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'bad',
+      prompt: 'x',
+      triggers: [trigger(uid, { 'X-Hub-Signature-256': { exists: true } })],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({
+      code: 'invalid_input',
+      path: 'triggers.0.filter.headers.X-Hub-Signature-256',
+      message:
+        'triggers.0.filter.headers.X-Hub-Signature-256: X-Hub-Signature-256 carries a credential: its value is stored as [redacted], so it cannot be filtered on',
+    });
+  });
+
+  it('refuses a filter on a generic HMAC webhook’s own signature header, on save and in Test filter', async () => {
+    const generic = await createSignatureWebhook(relay, hmac);
+    const body = trigger(generic.webhook.uid, { 'x-signature': 'sha256=abc' });
+    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'sig',
+      prompt: 'x',
+      triggers: [body],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.path).toBe('triggers.0.filter.headers.x-signature');
+    expect(refused.body.error.message).toContain('carries a credential');
+
+    const tested = await relay.api<ErrorBody>('POST', '/api/automations/test-filter', {
+      trigger: body,
+      deliveryId: await send('push'),
+    });
+    expect(tested.status).toBe(400);
+    expect(tested.body.error.path).toBe('trigger.filter.headers.x-signature');
+  });
+
+  it('refuses header values that are not text', async () => {
+    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'num',
+      prompt: 'x',
+      triggers: [trigger(uid, { 'x-count': 3 })],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.path).toBe('triggers.0.filter.headers.x-count');
+    expect(refused.body.error.message).toContain('a header value is text');
+  });
+});

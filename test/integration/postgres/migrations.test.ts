@@ -1,0 +1,148 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/main/store/db.js';
+import { migratePostgres } from '../../../src/main/store/postgres/migrate.js';
+import { schemaVersions } from '../../../src/main/store/schema-versions.js';
+import { usePostgres } from '../../support/postgres.js';
+import { tempDir } from '../../support/relay.js';
+import type { PgPool } from '../../../src/main/store/postgres/pool.js';
+
+const postgres = usePostgres();
+
+/** What replicas share beyond SQLite's schema; anything else PostgreSQL has, SQLite must have. */
+const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
+
+const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'secret_values'];
+const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
+const POSTGRES_ONLY_INDEXES = ['runs_leases', 'rate_grants_by_key', 'rate_grants_by_age'];
+/** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
+const SQLITE_ONLY_TABLE = /^delivery_search(_|$)/;
+
+function sqliteShape(): { columns: string[]; indexes: string[]; version: number } {
+  const db = openDatabase(join(tempDir(), 'shape.sqlite'));
+  try {
+    const tables = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all();
+    const columns = tables
+      .filter(({ name }) => !SQLITE_ONLY_TABLE.test(name))
+      .flatMap(({ name }) =>
+        db
+          .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`)
+          .all()
+          .map((c) => `${name}.${c.name}`),
+      );
+    const indexes = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL",
+      )
+      .all()
+      .map((i) => i.name);
+    return {
+      columns: columns.sort(),
+      indexes: indexes.sort(),
+      version: db.pragma('user_version', { simple: true }) as number,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresShape(pool: PgPool): Promise<{ columns: string[]; indexes: string[] }> {
+  const columns = await pool.query<{ c: string }>(`
+    SELECT table_name || '.' || column_name AS c FROM information_schema.columns
+    WHERE table_schema = current_schema()`);
+  // Explicitly created indexes (not those behind a primary key or UNIQUE constraint).
+  const indexes = await pool.query<{ name: string }>(`
+    SELECT indexname AS name FROM pg_indexes i
+    WHERE schemaname = current_schema()
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)`);
+  return {
+    columns: columns.rows.map((r) => r.c).sort(),
+    indexes: indexes.rows.map((r) => r.name).sort(),
+  };
+}
+
+const versionsIn = async (pool: PgPool): Promise<number[]> =>
+  (
+    await pool.query<{ version: number }>('SELECT version FROM hookport_schema ORDER BY version')
+  ).rows.map((r) => r.version);
+
+describe('PostgreSQL migrations', () => {
+  it('mirror the SQLite schema version for version, table for table and column for column', async () => {
+    const { pool } = await postgres.database();
+    const sqlite = sqliteShape();
+    const shape = await postgresShape(pool);
+
+    // SQLite's user_version counts the steps applied (see schema-versions.ts).
+    expect(sqlite.version).toBe(schemaVersions.length);
+    expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
+    const onlyPostgres = (name: string): boolean =>
+      POSTGRES_ONLY_TABLES.includes(name.split('.')[0]!) || POSTGRES_ONLY_COLUMNS.includes(name);
+    expect(shape.columns.filter((c) => !onlyPostgres(c))).toEqual(sqlite.columns);
+    expect(shape.indexes.filter((i) => !POSTGRES_ONLY_INDEXES.includes(i))).toEqual(sqlite.indexes);
+  });
+
+  it('run once when replicas start at the same moment, and not again after', async () => {
+    const { pool, openPool } = await postgres.database({ migrate: false });
+    const replicas = [pool, openPool(), openPool(), openPool()];
+
+    const versions = await Promise.all(replicas.map((p) => migratePostgres(p)));
+
+    expect(versions).toEqual(replicas.map(() => NEWEST));
+    expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+    expect(await versionsIn(pool)).toEqual(schemaVersions.map((v) => v.version));
+  });
+
+  it('refuse a database that a newer Hookport has migrated', async () => {
+    const { pool } = await postgres.database();
+    await pool.query("INSERT INTO hookport_schema (version, name) VALUES ($1, 'from-the-future')", [
+      NEWEST + 1,
+    ]);
+
+    await expect(migratePostgres(pool)).rejects.toThrow(
+      `The database is at schema version ${NEWEST + 1}, newer than this Hookport (${NEWEST}). Upgrade Hookport.`,
+    );
+  });
+
+  it('apply all pending versions or none: a failing step leaves the database as it was', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    const broken = [
+      ...schemaVersions,
+      {
+        version: NEWEST + 1,
+        name: 'broken',
+        sqlite: () => undefined,
+        postgres: 'CREATE TABLE half_done (x INTEGER); SELECT no_such_column FROM half_done;',
+      },
+    ];
+
+    await expect(migratePostgres(pool, broken)).rejects.toThrow(/no_such_column/);
+    const tables = await pool.query(
+      'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema()',
+    );
+    expect(tables.rowCount).toBe(0);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+  });
+
+  it('apply a lower version that lands after a higher one', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    const late = {
+      version: 4,
+      name: 'late',
+      sqlite: () => undefined,
+      postgres: 'CREATE TABLE late_arrival (x INTEGER);',
+    };
+    const withoutLate = schemaVersions.filter((v) => v.version !== late.version);
+    await migratePostgres(pool, withoutLate);
+
+    const withLate = [...withoutLate, late].sort((x, y) => x.version - y.version);
+    expect(await migratePostgres(pool, withLate)).toBe(NEWEST);
+
+    expect(await versionsIn(pool)).toEqual(withLate.map((v) => v.version));
+    expect((await pool.query('SELECT x FROM late_arrival')).rowCount).toBe(0);
+  });
+});
