@@ -1,8 +1,23 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// One build for three targets: the Node side (Electron main + the `hookport` CLI share the core),
+// Building needs Electron's version, not Electron. It is an optional dependency (its install
+// fetches a binary from GitHub's downloads, which some machines cannot reach, and the relay does
+// not need it); where it did not install, the major version package.json asks for stands in.
+const electronPackage = resolve(import.meta.dirname, 'node_modules/electron/package.json');
+if (!process.env.ELECTRON_MAJOR_VER && !existsSync(electronPackage)) {
+  const manifest = JSON.parse(
+    readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8'),
+  ) as {
+    optionalDependencies: { electron: string };
+  };
+  process.env.ELECTRON_MAJOR_VER = /\d+/.exec(manifest.optionalDependencies.electron)![0];
+}
+
+// One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
+// which starts the writer thread's script),
 // the sandboxed preload (CommonJS, as Electron's sandbox requires), and the React renderer.
 export default defineConfig({
   main: {
@@ -12,7 +27,11 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src/main/electron/main.ts'),
           cli: resolve(import.meta.dirname, 'src/main/cli/main.ts'),
+          // The SQLite writer thread's script, started from whichever bundle holds the core.
+          'writer-thread': resolve(import.meta.dirname, 'src/main/store/writer-thread.ts'),
         },
+        // Shared chunks sit beside the entries, so the core finds writer-thread.js beside itself.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

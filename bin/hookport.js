@@ -1,3 +1,4 @@
-#!/usr/bin/env node
-// The CLI is bundled by `npm run build`; this shim only points at it.
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=20
+// The CLI is bundled by `npm run build`; this shim only points at it. The V8 flags above bound
+// the relay's memory (README, "Memory"); package.json's start script passes the same ones.
 import '../out/main/cli.js';

@@ -56,6 +56,9 @@ server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
 });
+process.on('message', (message) => {
+  if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+});
 process.on('SIGTERM', () =>
   server.close(() => {
     db.close();

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { FuzzOptions, FuzzResult } from './fuzz-load.js';
 import type { LoadOptions, LoadResult } from './load-generator.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -11,14 +13,27 @@ const BUNDLE_DIR = join(REPO_ROOT, 'out', 'bench');
 const bundles = new Map<string, Promise<string>>();
 
 /**
+ * The V8 flags the `hookport` launcher runs the relay with (its #! line), so that the benchmarked
+ * relay's memory and speed are what a user's are.
+ */
+export function launcherFlags(): string[] {
+  const shebang = readFileSync(join(REPO_ROOT, 'bin', 'hookport.js'), 'utf8').split('\n')[0]!;
+  return shebang
+    .replace(/^#!\/usr\/bin\/env -S node/, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+}
+
+/**
  * Every benchmarked process runs as a plain ES bundle, compiled as the shipped CLI is, not under
  * tsx: its loader hooks and the name it keeps on every closure cost the relay about a third of
  * its refusal-path throughput, which no user pays.
  */
-function bundled(script: string): Promise<string> {
+function bundled(script: string, extension = '.mjs'): Promise<string> {
   let outfile = bundles.get(script);
   if (!outfile) {
-    const path = join(BUNDLE_DIR, basename(script).replace(/\.ts$/, '.mjs'));
+    const path = join(BUNDLE_DIR, basename(script).replace(/\.ts$/, extension));
     outfile = build({
       entryPoints: [join(REPO_ROOT, script)],
       outfile: path,
@@ -45,12 +60,19 @@ export interface ServerProcess<T> {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry, bundled, in a child process; resolves with its first JSON line. */
+/**
+ * Runs a TypeScript entry, bundled, in a child process; resolves with its first JSON line.
+ * `threads` are worker-thread scripts it starts, bundled beside it as `<name>.js` (where the
+ * relay's core looks for its writer thread); `nodeFlags` go to node before the script.
+ */
 export async function startServer<T>(
   script: string,
   args: string[] = [],
+  threads: string[] = [],
+  nodeFlags: string[] = [],
 ): Promise<ServerProcess<T>> {
-  const child = spawn(process.execPath, [await bundled(script), ...args], {
+  await Promise.all(threads.map((thread) => bundled(thread, '.js')));
+  const child = spawn(process.execPath, [...nodeFlags, await bundled(script), ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -89,16 +111,23 @@ export async function startServer<T>(
   };
 }
 
-/** Runs the load generator in a process of its own and returns its results. */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const child = spawn(
-    process.execPath,
-    [await bundled('bench/ingress/load-generator.ts'), JSON.stringify(options)],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/** Runs a load script in a process of its own (one JSON argument) and returns its last JSON line. */
+async function runOnce<O, R>(script: string, options: O): Promise<R> {
+  const child = spawn(process.execPath, [await bundled(script), JSON.stringify(options)], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`the load generator failed (${code})`);
-  return JSON.parse(output.trim().split('\n').at(-1)!) as LoadResult;
+  if (code !== 0) throw new Error(`${script} failed (${code})`);
+  return JSON.parse(output.trim().split('\n').at(-1)!) as R;
 }
+
+/** Runs the load generator in a process of its own and returns its results. */
+export const runLoad = (options: LoadOptions): Promise<LoadResult> =>
+  runOnce('bench/ingress/load-generator.ts', options);
+
+/** Runs the fuzz load in a process of its own and returns what it saw. */
+export const runFuzz = (options: FuzzOptions): Promise<FuzzResult> =>
+  runOnce('bench/ingress/fuzz-load.ts', options);

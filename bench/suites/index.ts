@@ -1,4 +1,5 @@
 import { filterSuite } from './filter.js';
+import { fuzzSuite } from './fuzz.js';
 import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
 import { postgresSuite } from './postgres.js';
@@ -15,6 +16,7 @@ export const suites: BenchSuite[] = [
   filterSuite,
   filterLabSuite,
   ingressSuite,
+  fuzzSuite,
   searchSuite,
   postgresSuite,
   uiSuite,

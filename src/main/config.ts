@@ -25,6 +25,8 @@ export interface CoreConfig {
   keychainProbeRunner?: ProbeRunner;
   /** Tests inject a store; otherwise the keychain when reachable, else the encrypted file. */
   secretStore?: SecretStore;
+  /** How to run `hookport` here, for the UI's sample commands (default: `hookport`). */
+  cliCommand?: string;
   /** Defaults are the seed's limits; only the benchmark raises them. */
   limits?: { deliveriesPerMinute?: number; webhooksPerFactory?: number };
   /** How long forwarding one delivery to a handler may take in all (default 15 s). */

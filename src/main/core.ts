@@ -11,7 +11,7 @@ import type { CoreConfig } from './config.js';
 import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
 import { listen, type Listener } from './http/listener.js';
-import { createIngressApp } from './ingress/app.js';
+import { createIngressHandler } from './ingress/door.js';
 import {
   DEDUPE_WINDOW_MS,
   DELIVERIES_PER_MINUTE,
@@ -41,7 +41,7 @@ import { openDatabase, type Db } from './store/db.js';
 import { createDeliveriesRepository } from './store/deliveries-repo.js';
 import { createDeliveryScans } from './store/delivery-scans.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
-import { createSqliteBatchStore } from './store/sqlite-batch-store.js';
+import { SqliteWriterThread } from './store/sqlite-writer-thread.js';
 import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createMetricsReader } from './store/metrics-reader.js';
@@ -58,6 +58,8 @@ const HOUR_MS = 60 * 60_000;
 export interface Core {
   version: string;
   db: Db;
+  /** Where accepted deliveries are committed (the writer thread's own connection to `db`'s file). */
+  writerThread: SqliteWriterThread;
   service: ServiceHandlers;
   events: EventBus;
   secrets: TeamSecrets;
@@ -86,7 +88,8 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? Date.now;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 
-  const db = openDatabase(join(config.dataDir, 'hookport.sqlite'));
+  const dbFile = join(config.dataDir, 'hookport.sqlite');
+  const db = openDatabase(dbFile);
   const factories = createFactoriesRepository(db);
   factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
   const webhooks = createWebhooksRepository(db);
@@ -156,10 +159,24 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
     log.error(`[search] indexing failed: ${describeError(error)}`),
   );
+  const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
+  // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
+  // while a batch is written and fsynced.
+  let writerThread: SqliteWriterThread;
+  try {
+    writerThread = await SqliteWriterThread.start({
+      file: dbFile,
+      options: { dedupeWindowMs: DEDUPE_WINDOW_MS },
+      log,
+    });
+  } catch (error) {
+    db.close();
+    throw new Error(`The SQLite writer thread could not start: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
   const writer = new DeliveryWriter(
-    timedBatchStore(createSqliteBatchStore(db, { dedupeWindowMs: DEDUPE_WINDOW_MS }), (seconds) =>
-      metrics.observeCommit(seconds),
-    ),
+    timedBatchStore(writerThread, (seconds) => metrics.observeCommit(seconds)),
     {
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
@@ -178,7 +195,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   );
   const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
 
-  const ingressApp = createIngressApp({
+  const ingressHandler = createIngressHandler({
     webhooks: directory,
     secrets,
     schemes: getSignatureScheme,
@@ -193,7 +210,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     refusals,
   });
 
-  const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   const auth = new AdminAuth(adminToken.value, tokens, now);
   const writes = new SerialQueue();
   const webhookLimit = config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY;
@@ -217,6 +233,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     try {
       await definitions.sync(DEFAULT_FACTORY_ID, { dir: config.definitionsDir });
     } catch (error) {
+      await writerThread.close();
       db.close();
       throw error;
     }
@@ -234,6 +251,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     definitions,
     limits: { webhooksPerFactory: webhookLimit },
     version,
+    cliCommand: config.cliCommand ?? 'hookport',
     now,
     automations,
     automationIndex,
@@ -265,10 +283,11 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       })
     : null;
   try {
-    ingress = await listen(ingressApp.callback(), config.ingress.host, config.ingress.port);
+    ingress = await listen(ingressHandler, config.ingress.host, config.ingress.port);
     if (adminApp) admin = await listen(adminApp.app.callback(), '127.0.0.1', adminPort);
   } catch (error) {
     await ingress?.close();
+    await writerThread.close();
     db.close();
     throw error;
   }
@@ -307,6 +326,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   return {
     version,
     db,
+    writerThread,
     service,
     events,
     secrets,
@@ -329,6 +349,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();
         await writer.drain();
+        await writerThread.close();
         await dispatcher.stop();
         await definitions.close();
         db.close();

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliCommand } from './cli-command.js';
 import { parseCommandLine } from './command-line.js';
 import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
 import { startCore } from '../core.js';
@@ -42,6 +43,7 @@ export async function serve(args: string[]): Promise<void> {
     adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,
     masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
     secretBackend: process.env.HOOKPORT_SECRET_BACKEND,
+    cliCommand: cliCommand(process.argv[1], process.env.PATH),
   });
 
   const status = await core.service['relay.status']({}, { role: 'manage' });

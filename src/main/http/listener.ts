@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ServerResponse, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   CONNECTIONS_CHECK_INTERVAL_MS,
@@ -6,6 +6,7 @@ import {
   KEEP_ALIVE_TIMEOUT_MS,
   REQUEST_TIMEOUT_MS,
 } from '../ingress/limits.js';
+import { closeGracefully, closeSocketsGracefully, dropUnreadBody } from './graceful-close.js';
 
 export interface Listener {
   server: Server;
@@ -18,6 +19,12 @@ export interface Listener {
 /** What Node's parser refused, as a JSON error body a sender can read. */
 const REFUSALS = {
   400: { reason: 'Bad Request', code: 'bad_request', message: 'Malformed HTTP request.' },
+  upgrade: {
+    reason: 'Bad Request',
+    code: 'bad_request',
+    message:
+      'A request that asks to upgrade the connection cannot have a chunked body here. Send it without Upgrade, or with Content-Length.',
+  },
   408: {
     reason: 'Request Timeout',
     code: 'request_timeout',
@@ -30,6 +37,30 @@ const REFUSALS = {
     message: 'The request headers are too large.',
   },
 } as const;
+
+/**
+ * Node stops parsing a request that asks to upgrade the connection once its headers are in: a
+ * chunked body that has not arrived with them is never read, and the request would wait for its
+ * deadline. Refused at once instead.
+ */
+function chunkedUpgrade(req: IncomingMessage): boolean {
+  return (
+    req.headers.upgrade !== undefined &&
+    /\bupgrade\b/i.test(req.headers.connection ?? '') &&
+    req.headers['transfer-encoding'] !== undefined
+  );
+}
+
+function refuseUpgrade(res: ServerResponse): void {
+  const { code, message } = REFUSALS.upgrade;
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(400, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
+}
 
 /** The error Node's own connection check raises for a request past its deadline. */
 function timeoutError(): NodeJS.ErrnoException {
@@ -69,12 +100,24 @@ export async function listen(handler: Handler, host: string, port: number): Prom
         if (answering.get(req.socket)?.res === res) answering.delete(req.socket);
         if (phase?.req === req) Object.assign(phase, { since: Date.now(), req: null });
       });
+      res.once('finish', () => dropUnreadBody(req));
+      if (chunkedUpgrade(req)) return refuseUpgrade(res);
       void handler(req, res);
     },
   );
   server.on('connection', (socket: Socket) => {
     phases.set(socket, { since: Date.now(), req: null });
     socket.once('close', () => phases.delete(socket));
+    closeSocketsGracefully(socket);
+  });
+  // Node hands CONNECT to this event, and without a listener drops the socket without a word. It
+  // goes to the handler like any request (which refuses it), on a response made for it here.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket);
+    res.shouldKeepAlive = false;
+    res.once('finish', () => closeGracefully(socket));
+    void handler(req, res);
   });
   /**
    * Node stops enforcing headersTimeout and requestTimeout once server.close() is called (it
@@ -108,7 +151,8 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     const { reason, code, message } = REFUSALS[status];
     const body = JSON.stringify({ error: { code, message } });
     const refuse = (): void => {
-      socket.end(
+      closeGracefully(
+        socket,
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     };

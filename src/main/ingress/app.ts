@@ -1,47 +1,53 @@
-import Koa, { type Context } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import Koa from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
+import type { AcceptItem } from '../store/delivery-batch.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
   abandon,
-  declaredSize,
   noteRefusal,
   refuseTooMany,
   rejectAuth,
   rejectTooLarge,
   rejectWithLog,
 } from './refusals.js';
-import { NOT_FOUND_MESSAGE, replyError, replyJson } from './reply.js';
-import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
-import { clientAddress } from './steps/client-address.js';
+import { replyError, replyJson } from './reply.js';
 import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity } from './steps/identity.js';
-import { matchIngressPath } from './steps/match-path.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
-import { requestContext } from './steps/request-context.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
-export function createIngressApp(deps: IngressDeps): Koa {
+/**
+ * The ingress Koa app: the health check, and every POST the door (door.ts) admitted, from its
+ * body to the 202. `admitted` gives the door's findings for a request.
+ */
+export function createIngressApp(
+  deps: IngressDeps,
+  admitted: (req: IncomingMessage) => Attempt | null,
+): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx) => {
+    // Every ingress answer is written to the response directly (reply.ts).
+    ctx.respond = false;
+    const attempt = admitted(ctx.req);
+    if (!attempt) return answerHealthCheck(deps, ctx.req, ctx.res);
     try {
-      await handle(ctx, deps);
+      await receive(attempt);
     } catch (error) {
       deps.log.error(`[ingress] could not record a delivery: ${describeError(error)}`);
-      if (!ctx.headerSent) {
+      if (!ctx.res.headersSent) {
         replyError(
-          ctx,
+          ctx.res,
           503,
           'unavailable',
           'The relay could not record this delivery. Retry later.',
-          {
-            'Retry-After': '5',
-          },
+          { 'Retry-After': '5' },
         );
       }
     }
@@ -49,111 +55,95 @@ export function createIngressApp(deps: IngressDeps): Koa {
   return app;
 }
 
-async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
-  const rawUrl = ctx.req.url ?? '/';
-  // Health checkers may add a query string (a cache buster); it does not matter here.
-  if (rawUrl === '/healthz' || rawUrl.startsWith('/healthz?')) {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      noteRefusal(ctx, deps, 405, 'health check with a method but GET or HEAD', null);
-      return replyError(ctx, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
-    }
-    ctx.body = { ok: true };
-    return;
+function answerHealthCheck(deps: IngressDeps, req: IncomingMessage, res: Attempt['res']): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    noteRefusal(req, deps, 405, 'health check with a method but GET or HEAD', null);
+    return replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
   }
-  const target = matchIngressPath(rawUrl);
-  if (!target) {
-    noteRefusal(ctx, deps, 404, 'not a webhook URL', null);
-    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
-  }
-  const webhook = deps.webhooks.get(target.uid);
-  if (ctx.method !== 'POST') {
-    noteRefusal(ctx, deps, 405, `${ctx.method} instead of POST`, webhook?.uid ?? null);
-    return replyError(ctx, 405, 'method_not_allowed', 'Send deliveries with POST.', {
-      Allow: 'POST',
-    });
-  }
-  if (!webhook || !webhook.enabled) {
-    const why = webhook ? 'webhook is disabled' : 'no such webhook (unknown or deleted)';
-    noteRefusal(ctx, deps, 404, why, webhook?.uid ?? null);
-    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
-  }
-  if (target.token !== null && webhook.authMode !== 'url_token') {
-    noteRefusal(ctx, deps, 404, 'a token in the path of a webhook without URL tokens', webhook.uid);
-    return replyError(ctx, 404, 'not_found', NOT_FOUND_MESSAGE);
-  }
-  const attempt: Attempt = {
-    ctx,
-    deps,
-    webhook,
-    target,
-    client: clientAddress(ctx.req, deps.trustProxy),
-    receivedAt: deps.now(),
-    request: requestContext(ctx.req, target, webhook),
-  };
-  const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
+  replyJson(res, 200, { ok: true });
+}
 
-  if (webhook.authMode !== 'signature') {
-    const failure =
-      secret === undefined
-        ? 'the webhook secret is missing from the secret store'
-        : webhook.authMode === 'token'
-          ? checkBearerToken(ctx.req.headersDistinct.authorization, secret)
-          : checkUrlToken(target.token, secret);
-    if (failure) return rejectAuth(attempt, failure, declaredSize(ctx), null);
-  }
-
-  const read = await readBody(ctx.req, MAX_BODY_BYTES);
+/** PRODUCT §3 steps 3–9: the body with its limit, then the steps over it, then the commit. */
+async function receive(attempt: Attempt): Promise<void> {
+  const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
   if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
-  const body = read.body;
+  const item = acceptable(attempt, read.body);
+  if (!item) return;
+  const { deps, webhook } = attempt;
+  const outcome = await deps.writer.accept(item);
+  logDelivery(
+    deps.log,
+    202,
+    outcome.label,
+    webhook.uid,
+    item.id,
+    item.body.length,
+    describeOutcome(outcome),
+    attempt.client,
+  );
+  replyJson(attempt.res, 202, { delivery_id: item.id });
+}
 
+/**
+ * Signature, budgets, JSON, identity and the runs to queue: what to commit, or null once refused.
+ * Synchronous on purpose: the parsed payload is garbage before the commit is awaited, so requests
+ * waiting for their commit do not keep (and promote) a parsed copy of every body.
+ */
+function acceptable(attempt: Attempt, body: Buffer): AcceptItem | null {
+  const { req, deps, webhook } = attempt;
   let providerDeliveryId: string | null = null;
   if (webhook.authMode === 'signature') {
     const verdict =
-      secret === undefined || webhook.signatureScheme === null
+      attempt.secret === undefined || webhook.signatureScheme === null
         ? ({
             ok: false,
             reason: 'the webhook signing secret is missing from the secret store',
           } as const)
         : deps.schemes(webhook.signatureScheme).verify({
-            headers: ctx.req.headersDistinct,
+            headers: req.headersDistinct,
             body,
-            secret,
+            secret: attempt.secret,
             now: attempt.receivedAt,
             options: webhook.signatureOptions,
           });
-    if (!verdict.ok) return rejectAuth(attempt, verdict.reason, body.length, body);
+    if (!verdict.ok) {
+      rejectAuth(attempt, verdict.reason, body.length, body);
+      return null;
+    }
     providerDeliveryId = verdict.deliveryId;
   }
 
-  const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
-  if (wait > 0) {
-    const limit = deps.rateLimiter.limit;
-    return refuseTooMany(
-      attempt,
-      'delivery rate limit',
-      `More than ${limit} deliveries in a minute.`,
-      wait,
-    );
+  if (!attempt.rateCounted) {
+    const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
+    if (wait > 0) {
+      const limit = deps.rateLimiter.limit;
+      const message = `More than ${limit} deliveries in a minute.`;
+      refuseTooMany(attempt, 'delivery rate limit', message, wait);
+      return null;
+    }
   }
 
   const parsed = parseJsonBody(body);
-  if (!parsed.ok)
-    return rejectWithLog(
+  if (!parsed.ok) {
+    const reason = parsed.reason;
+    rejectWithLog(
       attempt,
       400,
       'invalid_json',
       'Rejected (invalid JSON)',
-      parsed.reason,
+      reason,
       body.length,
       body,
     );
+    return null;
+  }
 
   const id = newDeliveryId(attempt.receivedAt);
-  const headers = ctx.req.headersDistinct;
+  const headers = req.headersDistinct;
   const identity = deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerDeliveryId);
   const eventType = deliveryEventType(webhook, headers, parsed.value);
-  const outcome = await deps.writer.accept({
+  return {
     id,
     webhookUid: webhook.uid,
     receivedAt: attempt.receivedAt,
@@ -167,16 +157,5 @@ async function handle(ctx: Context, deps: IngressDeps): Promise<void> {
     }),
     request: attempt.request,
     eventType,
-  });
-  logDelivery(
-    deps.log,
-    202,
-    outcome.label,
-    webhook.uid,
-    id,
-    body.length,
-    describeOutcome(outcome),
-    attempt.client,
-  );
-  replyJson(ctx, 202, { delivery_id: id });
+  };
 }

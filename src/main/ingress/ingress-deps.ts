@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
@@ -39,9 +39,10 @@ export interface IngressDeps {
   refusals: Pick<RefusalTally, 'add'>;
 }
 
-/** One POST as it moves through the steps. */
+/** One POST to a webhook as it moves through the steps. */
 export interface Attempt {
-  ctx: Context;
+  req: IncomingMessage;
+  res: ServerResponse;
   deps: IngressDeps;
   webhook: WebhookRecord;
   target: IngressTarget;
@@ -49,4 +50,8 @@ export interface Attempt {
   receivedAt: number;
   /** Method, path and headers (credentials redacted), stored with every log entry. */
   request: RequestContext;
+  /** The webhook's secret as cached, if the secret store has it. */
+  secret: string | undefined;
+  /** The delivery rate was already counted, before the body (see door.ts). */
+  rateCounted: boolean;
 }

@@ -12,3 +12,7 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** After an answer sent while the sender is still writing: how long its bytes are still read. */
+export const LINGER_MS = 5_000;
+/** An early answer keeps the connection if at most this much declared body is left to drop. */
+export const SKIPPABLE_BODY_BYTES = 64 * 1024;

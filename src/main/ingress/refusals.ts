@@ -1,19 +1,19 @@
-import type { Context } from 'koa';
+import type { IncomingMessage } from 'node:http';
 import { newDeliveryId } from '../ids.js';
 import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
-import type { RefusalStatus } from './refusal-tally.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
+import type { RefusalStatus } from './refusal-tally.js';
 import { replyError } from './reply.js';
 import { clientAddress } from './steps/client-address.js';
 import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
 
-/** The ways a POST ends without a 202: each says what the sender needs and logs what the operator needs. */
+/** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
 
-export function declaredSize(ctx: Context): number {
-  const declared = Number(ctx.get('content-length'));
+export function declaredSize(req: IncomingMessage): number {
+  const declared = Number(req.headers['content-length']);
   return Number.isSafeInteger(declared) ? declared : 0;
 }
 
@@ -24,26 +24,26 @@ export function rejectAuth(
   size: number,
   body: Buffer | null,
 ): void {
-  const { deps, ctx, webhook, client, receivedAt } = attempt;
+  const { deps, webhook, client, receivedAt } = attempt;
   const key = `${webhook.uid} ${client}`;
   const wait = deps.failedAuth.retryAfter(key, receivedAt);
   // The body may still be arriving; it is not wanted, so the connection is not kept.
-  ctx.set('Connection', 'close');
+  const close = { Connection: 'close' };
   if (wait > 0) {
     return refuseTooMany(
       attempt,
       'failed-authentication budget spent',
       'Too many failed authentication attempts.',
       wait,
+      close,
     );
   }
 
   deps.failedAuth.record(key, receivedAt);
-  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body);
+  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
 }
 
 export function rejectTooLarge(attempt: Attempt, size: number): void {
-  attempt.ctx.set('Connection', 'close');
   rejectWithLog(
     attempt,
     413,
@@ -52,6 +52,7 @@ export function rejectTooLarge(attempt: Attempt, size: number): void {
     `body exceeds ${MAX_BODY_BYTES} bytes`,
     size,
     null,
+    { Connection: 'close' },
   );
 }
 
@@ -63,8 +64,9 @@ export function rejectWithLog(
   reason: string,
   size: number,
   body: Buffer | null,
+  headers: Record<string, string> = {},
 ): void {
-  const { deps, ctx, webhook, client, receivedAt } = attempt;
+  const { deps, req, webhook, client, receivedAt } = attempt;
   const id = newDeliveryId(receivedAt);
   const claimed = claimedIdentity(attempt, body);
   deps.writer.reject({
@@ -79,7 +81,7 @@ export function rejectWithLog(
     identitySource: claimed?.source ?? null,
     request: attempt.request,
     // The body of a refused request is never parsed: only a header can name its event here.
-    eventType: deliveryEventType(webhook, ctx.req.headersDistinct, undefined),
+    eventType: deliveryEventType(webhook, req.headersDistinct, undefined),
   });
   logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
@@ -87,7 +89,7 @@ export function rejectWithLog(
     code === 'unauthorized'
       ? 'Authentication failed for this webhook.'
       : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
-  replyError(ctx, status, code, message);
+  replyError(attempt.res, status, code, message, headers);
 }
 
 /**
@@ -95,8 +97,8 @@ export function rejectWithLog(
  * order as for accepted deliveries, with the provider's header taken as an unverified claim.
  */
 function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentity | null {
-  const { ctx, webhook, deps } = attempt;
-  const headers = ctx.req.headersDistinct;
+  const { req, webhook, deps } = attempt;
+  const headers = req.headersDistinct;
   if (body === null) return headerIdentity(headers, webhook.deliveryIdHeader);
   const providerHeader = webhook.signatureScheme
     ? deps.schemes(webhook.signatureScheme).deliveryIdHeader
@@ -105,20 +107,23 @@ function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentit
   return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
 }
 
-/** A 404, 405 or 429: kept among the newest refused requests and counted, never a log entry. */
+/**
+ * A 404, 405 or 429: kept among the newest refused requests and counted, never a log entry. Every
+ * such refusal, answered before Koa (door.ts) or in it, goes through here.
+ */
 export function noteRefusal(
-  ctx: Context,
+  req: IncomingMessage,
   deps: IngressDeps,
   status: RefusalStatus,
   reason: string,
   webhookUid: string | null,
   at: number = deps.now(),
-  client: string = clientAddress(ctx.req, deps.trustProxy),
+  client: string = clientAddress(req, deps.trustProxy),
 ): void {
   deps.refusals.add({
     at,
-    method: ctx.method,
-    path: ctx.req.url ?? '/',
+    method: req.method ?? '',
+    path: req.url ?? '/',
     status,
     reason,
     client,
@@ -127,10 +132,17 @@ export function noteRefusal(
 }
 
 /** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */
-export function refuseTooMany(attempt: Attempt, why: string, message: string, wait: number): void {
-  const { ctx, deps, webhook, receivedAt, client } = attempt;
-  noteRefusal(ctx, deps, 429, why, webhook.uid, receivedAt, client);
-  replyError(attempt.ctx, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
+export function refuseTooMany(
+  attempt: Attempt,
+  why: string,
+  message: string,
+  wait: number,
+  headers: Record<string, string> = {},
+): void {
+  const { req, res, deps, webhook, receivedAt, client } = attempt;
+  noteRefusal(req, deps, 429, why, webhook.uid, receivedAt, client);
+  replyError(res, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
+    ...headers,
     'Retry-After': String(wait),
   });
 }
@@ -147,5 +159,4 @@ export function abandon(attempt: Attempt): void {
     'sender aborted the request',
     attempt.client,
   );
-  attempt.ctx.respond = false;
 }

@@ -5,6 +5,7 @@ import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.j
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
+import { stillRunning, stopProcessGroup } from './run-process.js';
 import { LiveOutput } from './live-output.js';
 
 /** Record runs are finished in batches of this many per transaction. */
@@ -14,6 +15,9 @@ const MIN_PUMP_INTERVAL_MS = 50;
 
 export const INTERRUPTED_BY_CRASH =
   'the relay stopped while this run was running; it is not re-run automatically (Re-run it by hand)';
+/** What a crash left running whose program was still running at the next start, and was stopped. */
+export const interruptedAndStopped = (group: number): string =>
+  `the relay stopped while this run was running; its program (process group ${group}) was still running when the relay started again, and was stopped; it is not re-run automatically (Re-run it by hand)`;
 export const INTERRUPTED_BY_STOP =
   'the relay was shut down while this run was running; it is not re-run automatically (Re-run it by hand)';
 
@@ -51,10 +55,21 @@ export class RunDispatcher {
     return this.live.text(runId);
   }
 
-  /** Marks what a crash left `running` as interrupted, then starts on the queue. */
+  /**
+   * Marks what a crash left `running` as interrupted, stopping a `command` run's program that is
+   * still running (it may be doing the run's work with nobody to record it), then starts on the
+   * queue.
+   */
   start(): void {
     this.started = true;
-    const interrupted = this.deps.runs.interruptRunning(INTERRUPTED_BY_CRASH, this.deps.now());
+    const interrupted = this.deps.runs.interruptRunning((run) => {
+      if (!run.process || !stillRunning(run.process)) return INTERRUPTED_BY_CRASH;
+      stopProcessGroup(run.process.group);
+      this.deps.log.warn(
+        `[runs] ${run.id}: its program (process group ${run.process.group}) outlived the relay; stopping it`,
+      );
+      return interruptedAndStopped(run.process.group);
+    }, this.deps.now());
     if (interrupted.length > 0) {
       this.deps.log.warn(
         `[runs] ${interrupted.length} run(s) were running when the relay stopped; marked interrupted`,
@@ -172,6 +187,7 @@ export class RunDispatcher {
       input: run.input,
       payload,
       signal,
+      started: (process) => this.deps.runs.recordProcess(run.id, process),
       onOutput: this.live.sink(run.id),
     };
     return config.kind === 'command'

@@ -1,6 +1,5 @@
 import { EncryptedFileSecretStore, loadMasterKey } from './file-store.js';
 import { probeKeychain, type ProbeRunner } from './keychain-probe.js';
-import { KeychainSecretStore } from './keychain-store.js';
 import type { SecretStore } from './secret-store.js';
 
 export type SecretBackend = SecretStore['backend'];
@@ -32,7 +31,8 @@ export async function chooseSecretStore(choice: SecretBackendChoice): Promise<Se
   }
   if (wanted === 'file') return file();
   const probe = await probeKeychain(undefined, choice.probeRunner);
-  if (probe.ok) return new KeychainSecretStore();
+  // Loaded only when used: the native keychain library is a megabyte of the relay's memory.
+  if (probe.ok) return new (await import('./keychain-store.js')).KeychainSecretStore();
   if (wanted === 'keychain') {
     const why = choice.forced
       ? 'HOOKPORT_SECRET_BACKEND=keychain'

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { ENTRY_OPTIONS, KEYCHAIN_SERVICE } from './keychain-store.js';
+import { ENTRY_OPTIONS, KEYCHAIN_SERVICE } from './keychain-entries.js';
 
 /** A keychain that has not finished the start-up round trip by then is treated as absent. */
 export const PROBE_TIMEOUT_MS = 5_000;

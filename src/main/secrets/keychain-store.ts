@@ -1,13 +1,6 @@
-import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import { AsyncEntry } from '@napi-rs/keyring';
+import { ENTRY_OPTIONS, KEYCHAIN_SERVICE } from './keychain-entries.js';
 import type { SecretStore } from './secret-store.js';
-
-/** PRODUCT.md §5: every value is a keychain item of service `hookport`, account `<factory>/<name>`. */
-export const KEYCHAIN_SERVICE = 'hookport';
-
-// On Linux the library would otherwise fall back to the kernel keyring, which forgets everything
-// at reboot: secrets must be in a real Secret Service (gnome-keyring, KWallet, KeePassXC) or not here.
-export const ENTRY_OPTIONS: EntryOptions | undefined =
-  process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined;
 
 const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = {
   darwin: 'macOS Keychain',

@@ -17,7 +17,7 @@ export interface AutomationServiceDeps {
   runs: RunsRepository;
   executors: ExecutorsRepository;
   /** Replays are written like deliveries: one transaction with their runs. */
-  writer: Pick<DeliveryWriter, 'accept'>;
+  writer: Pick<DeliveryWriter, 'accept' | 'settled'>;
   dispatcher: Pick<RunDispatcher, 'wake' | 'liveOutput'>;
   /** Replays get the relay's one line per delivery, as deliveries do. */
   log: Logger;

@@ -5,6 +5,7 @@ import {
 } from '../../shared/contract/deliveries.js';
 import { ApiError } from '../../shared/errors.js';
 import { DELIVERY_LABELS } from '../../shared/labels.js';
+import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { deliveryJson, iso, isoOrNull } from './to-json.js';
@@ -14,14 +15,19 @@ const HOUR_MS = 60 * 60_000;
 const emptyCounts = (): LabelCounts =>
   Object.fromEntries(DELIVERY_LABELS.map((label) => [label, 0])) as LabelCounts;
 
+/**
+ * Reads of the log first wait for the batch being written: a rejection is answered before its
+ * entry is committed (it rides the next batch), and what the relay has answered is in what the
+ * operator reads. Later arrivals are not waited for.
+ */
 export function deliveryHandlers(
-  deps: ServiceDeps,
+  deps: ServiceDeps & { writer: Pick<DeliveryWriter, 'settled'> },
 ): Pick<
   ServiceHandlers,
   'deliveries.list' | 'deliveries.get' | 'deliveries.activity' | 'deliveries.volume'
 > {
   return {
-    'deliveries.list': ({
+    'deliveries.list': async ({
       uid,
       limit,
       before,
@@ -33,6 +39,7 @@ export function deliveryHandlers(
       from,
       to,
     }) => {
+      await deps.writer.settled();
       // A deleted webhook's log stays readable: automations may still point at it.
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
       if (from !== undefined && to !== undefined && from > to) {
@@ -41,13 +48,14 @@ export function deliveryHandlers(
       const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
       const filter = { labels: wanted, identity, q, eventType, from, to };
       const page = deps.deliveries.page(uid, limit, before ?? null, filter);
-      return Promise.resolve({
+      return {
         items: page.items.map(deliveryJson),
         nextBefore: page.nextBefore,
         total: deps.deliveries.count(uid, filter),
-      });
+      };
     },
-    'deliveries.get': ({ id }) => {
+    'deliveries.get': async ({ id }) => {
+      await deps.writer.settled();
       const delivery = deps.deliveries.get(id);
       if (!delivery) throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
       // Only accepted deliveries store a payload (seed §2.2); the bytes parsed as UTF-8 JSON.
@@ -56,15 +64,16 @@ export function deliveryHandlers(
           ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
           : null;
       const request = deps.deliveries.requestContext(id);
-      return Promise.resolve({
+      return {
         ...deliveryJson(delivery),
         payload,
         method: request?.method ?? null,
         path: request?.path ?? null,
         headers: request?.headers ?? null,
-      });
+      };
     },
-    'deliveries.volume': ({ uid, range }) => {
+    'deliveries.volume': async ({ uid, range }) => {
+      await deps.writer.settled();
       if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
       const { count, minutes } = VOLUME_BUCKETS[range];
       const bucketMs = minutes * 60_000;
@@ -75,9 +84,10 @@ export function deliveryHandlers(
         const bucket = buckets[Math.min(row.bucket, count - 1)];
         if (bucket) bucket[row.label] += row.n;
       }
-      return Promise.resolve({ since: iso(since), bucketMinutes: minutes, buckets });
+      return { since: iso(since), bucketMinutes: minutes, buckets };
     },
-    'deliveries.activity': ({ factory }) => {
+    'deliveries.activity': async ({ factory }) => {
+      await deps.writer.settled();
       requireFactory(deps, factory);
       // Clock hours, the last one still running: the buckets stay put between reads.
       const since = (Math.floor(deps.now() / HOUR_MS) - (ACTIVITY_HOURS - 1)) * HOUR_MS;
@@ -89,14 +99,14 @@ export function deliveryHandlers(
         const hour = byUid.get(row.uid)?.[Math.min(row.hour, ACTIVITY_HOURS - 1)];
         if (hour) hour[row.label] += row.n;
       }
-      return Promise.resolve({
+      return {
         since: iso(since),
         items: [...byUid].map(([uid, hours]) => ({
           uid,
           hours,
           lastDeliveryAt: isoOrNull(deps.deliveries.latestAt(uid)),
         })),
-      });
+      };
     },
   };
 }

@@ -30,5 +30,7 @@ export interface ServiceDeps {
   refusals: Pick<RefusalTally, 'newest' | 'countsSinceStart' | 'countsLastHour'>;
   alarms: { monitor: AlarmMonitor; repo: AlarmsRepository };
   version: string;
+  /** How to run `hookport` on this machine (the UI's sample commands). */
+  cliCommand: string;
   now: () => number;
 }

@@ -36,6 +36,7 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
         secretBackend: deps.secrets.backend,
         deliveriesLastHour: deps.deliveries.countSince(deps.now() - HOUR_MS),
         refusalsLastHour: deps.refusals.countsLastHour(deps.now()),
+        cliCommand: deps.cliCommand,
       }),
     'settings.get': () => Promise.resolve(settingsJson()),
     'settings.update': (changes) =>

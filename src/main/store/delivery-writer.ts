@@ -8,14 +8,15 @@ import type {
   RejectionItem,
 } from './delivery-batch.js';
 
-type Pending =
+type Pending = { seq: number } & (
   | {
       kind: 'accept';
       item: AcceptItem;
       resolve: (o: AcceptOutcome) => void;
       reject: (e: unknown) => void;
     }
-  | { kind: 'reject'; item: RejectionItem };
+  | { kind: 'reject'; item: RejectionItem }
+);
 
 export interface DeliveryWriterOptions {
   onCommit: (committed: CommittedDelivery[]) => void;
@@ -32,6 +33,10 @@ export class DeliveryWriter {
   private scheduled = false;
   private committing = false;
   private idleWaiters: Array<() => void> = [];
+  /** Items are numbered as they queue; `written` is the last one whose batch has ended. */
+  private queued = 0;
+  private written = 0;
+  private settledWaiters: Array<{ seq: number; wake: () => void }> = [];
 
   constructor(
     private readonly store: DeliveryBatchStore,
@@ -41,14 +46,14 @@ export class DeliveryWriter {
   /** Resolves only after the transaction holding this delivery has committed durably. */
   accept(item: AcceptItem): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ kind: 'accept', item, resolve, reject });
+      this.queue.push({ seq: ++this.queued, kind: 'accept', item, resolve, reject });
       this.schedule();
     });
   }
 
   /** Rejections carry no promise to the sender, so they ride the next batch. */
   reject(item: RejectionItem): void {
-    this.queue.push({ kind: 'reject', item });
+    this.queue.push({ seq: ++this.queued, kind: 'reject', item });
     this.schedule();
   }
 
@@ -56,6 +61,15 @@ export class DeliveryWriter {
   drain(): Promise<void> {
     if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Resolves once every item queued so far has been through a commit (written, or failed), not
+   * waiting for anything that arrives later: a read after it sees every entry answered before it.
+   */
+  settled(): Promise<void> {
+    if (this.written >= this.queued) return Promise.resolve();
+    return new Promise((wake) => this.settledWaiters.push({ seq: this.queued, wake }));
   }
 
   private idle(): boolean {
@@ -94,19 +108,25 @@ export class DeliveryWriter {
     let next = 0;
     for (const pending of batch)
       if (pending.kind === 'accept') pending.resolve(result.outcomes[next++]!);
-    this.afterCommit();
+    this.afterCommit(batch);
     this.options.onCommit(result.committed);
   }
 
   private fail(batch: Pending[], error: unknown): void {
     this.options.onError(error);
     for (const pending of batch) if (pending.kind === 'accept') pending.reject(error);
-    this.afterCommit();
+    this.afterCommit(batch);
   }
 
-  private afterCommit(): void {
+  private afterCommit(batch: Pending[]): void {
     this.committing = false;
-    if (this.queue.length > 0) this.schedule();
+    this.written = batch[batch.length - 1]!.seq;
+    const waiting = this.settledWaiters;
+    this.settledWaiters = waiting.filter(({ seq }) => seq > this.written);
+    for (const { seq, wake } of waiting) if (seq <= this.written) wake();
+    // What arrived during the commit goes to the store at once: its commit then overlaps the
+    // answers to this batch, which run after this (their promises resolve as microtasks).
+    if (this.queue.length > 0) this.flush();
     else this.wakeIdle();
   }
 

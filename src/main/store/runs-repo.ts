@@ -1,5 +1,6 @@
 import { encodeTime } from 'ulid';
 import type { RunStatus } from '../../shared/contract/runs.js';
+import type { RunProcess } from '../runs/run-process.js';
 import type { Db } from './db.js';
 
 export interface RunRecord {
@@ -25,6 +26,8 @@ export interface RunRecord {
   reruns: string[];
   /** The last HTTP status the executor's URL answered (http executor only). */
   httpStatus: number | null;
+  /** A `command` run's program, recorded as it started; null for other executors. */
+  process: RunProcess | null;
 }
 
 interface RunRow {
@@ -46,6 +49,8 @@ interface RunRow {
   rerun_of: string | null;
   rerun_ids: string | null;
   http_status: number | null;
+  process_group: number | null;
+  process_started: string | null;
 }
 
 /** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
@@ -68,6 +73,7 @@ export const toRecord = (r: RunRow): RunRecord => ({
   rerunOf: r.rerun_of,
   reruns: r.rerun_ids ? r.rerun_ids.split(',').sort() : [],
   httpStatus: r.http_status,
+  process: r.process_group === null ? null : { group: r.process_group, started: r.process_started },
 });
 
 /** Enough of a run to announce it. */
@@ -147,7 +153,10 @@ export function createRunsRepository(db: Db) {
     RETURNING id, automation_id, delivery_id`);
   const runningIds = db.prepare<[], RunRow>(`${SELECT} WHERE r.status = 'running'`);
   const interrupt = db.prepare(`
-    UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE status = 'running'`);
+    UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`);
+  const recordProcess = db.prepare(
+    'UPDATE runs SET process_group = ?, process_started = ? WHERE id = ?',
+  );
   const queuedOfAutomation = db.prepare<[string], RunRow>(
     `${SELECT} WHERE r.automation_id = ? AND r.status = 'queued'`,
   );
@@ -217,12 +226,23 @@ export function createRunsRepository(db: Db) {
     finish: (id: string, outcome: RunOutcome, now: number): void => {
       finish.run({ id, finishedAt: now, ...outcome, httpStatus: outcome.httpStatus ?? null });
     },
-    /** At start: whatever was running when the relay died is interrupted, never resumed. */
-    interruptRunning: db.transaction((reason: string, now: number): RunRecord[] => {
-      const rows = runningIds.all();
-      interrupt.run(now, reason);
-      return rows.map((row) => ({ ...toRecord(row), status: 'interrupted' as const }));
-    }),
+    /**
+     * At start: whatever was running when the relay died is interrupted, never resumed; each
+     * with the reason `reasonOf` gives (which may first deal with a program left running).
+     */
+    interruptRunning: db.transaction(
+      (reasonOf: (run: RunRecord) => string, now: number): RunRecord[] =>
+        runningIds.all().map((row) => {
+          const run = toRecord(row);
+          const error = reasonOf(run);
+          interrupt.run(now, error, run.id);
+          return { ...run, status: 'interrupted' as const, error };
+        }),
+    ),
+    /** A `command` run's program has started: where to find it if the relay dies meanwhile. */
+    recordProcess: (id: string, started: RunProcess): void => {
+      recordProcess.run(started.group, started.started, id);
+    },
     /** When an automation is deleted its queued runs can no longer be placed: they fail. */
     failQueuedOf: db.transaction(
       (automationId: string, reason: string, now: number): RunRecord[] => {

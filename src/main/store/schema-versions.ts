@@ -4,12 +4,14 @@ import { up as sqliteSessionTokens } from './migrations/002-session-tokens.js';
 import { up as sqliteRequestContext } from './migrations/003-request-context.js';
 import { up as sqliteLogSearchAndAlarms } from './migrations/004-log-search-and-alarms.js';
 import { up as sqliteForwarding } from './migrations/005-forwarding.js';
+import { up as sqliteRunProcesses } from './migrations/006-run-processes.js';
 import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
 import { logSearchAndAlarms as postgresLogSearchAndAlarms } from './postgres/migrations/004-log-search-and-alarms.js';
 import { forwarding as postgresForwarding } from './postgres/migrations/005-forwarding.js';
+import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-run-processes.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -58,6 +60,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     postgres: postgresLogSearchAndAlarms,
   },
   { version: 5, name: 'forwarding', sqlite: sqliteForwarding, postgres: postgresForwarding },
+  {
+    version: 6,
+    name: 'run-processes',
+    sqlite: sqliteRunProcesses,
+    postgres: postgresRunProcesses,
+  },
   {
     version: 7,
     name: 'request-contexts-without-rowid',

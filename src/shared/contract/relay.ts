@@ -48,6 +48,8 @@ export const statusSchema = z.object({
   deliveriesLastHour: z.number().int(),
   /** Refused requests (404, 405, 429) in the last hour, by status. */
   refusalsLastHour: refusalCountsSchema,
+  /** How to run `hookport` on the relay's machine, as sample commands print it. */
+  cliCommand: z.string(),
 });
 export type RelayStatus = z.infer<typeof statusSchema>;
 

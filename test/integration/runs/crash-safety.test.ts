@@ -35,6 +35,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 function killOrphan(out: string, runId: string): void {
   const pidFile = join(out, runId, 'pid');
   if (!existsSync(pidFile)) return;
@@ -46,7 +55,7 @@ function killOrphan(out: string, runId: string): void {
 }
 
 describe('runs across a crash (kill -9) and a restart', () => {
-  it('keeps an accepted run queued through a crash and executes it exactly once; a running one becomes interrupted', async () => {
+  it('keeps an accepted run queued through a crash and executes it exactly once; a running one becomes interrupted and its program is stopped', async () => {
     const dataDir = tempDir('hookport-crash-');
     const out = tempDir('hookport-crash-out-');
     cleanups.push(() => {
@@ -91,6 +100,9 @@ describe('runs across a crash (kill -9) and a restart', () => {
 
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
+    // Its own process group: the program outlives the relay that started it.
+    const orphan = Number(readFileSync(join(out, running, 'pid'), 'utf8'));
+    expect(alive(orphan)).toBe(true);
 
     const second = await spawnServe(dataDir);
     cleanups.push(async () => {
@@ -103,9 +115,13 @@ describe('runs across a crash (kill -9) and a restart', () => {
     const interrupted: RunDetail = await waitForRun(api2, running);
     expect(interrupted).toMatchObject({
       status: 'interrupted',
-      error:
-        'the relay stopped while this run was running; it is not re-run automatically (Re-run it by hand)',
+      error: `the relay stopped while this run was running; its program (process group ${orphan}) was still running when the relay started again, and was stopped; it is not re-run automatically (Re-run it by hand)`,
     });
+    // The restarted relay found the program it had started and stopped it.
+    await waitFor(() => !alive(orphan), 'the left-over program to be stopped');
+    expect(second.output()).toContain(
+      `[runs] ${running}: its program (process group ${orphan}) outlived the relay; stopping it`,
+    );
 
     // A later run goes through after both: by then the queue has been read more than once.
     const later = await send(second, '{"mode":"ok","n":3}');

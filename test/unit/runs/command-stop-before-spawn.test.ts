@@ -39,6 +39,7 @@ describe('the command executor when the relay stops before the program starts', 
         input: 'prompt',
         payload: Buffer.from('{}'),
         signal: abort.signal,
+        started: () => {},
       },
     );
     expect(result).toMatchObject({ status: 'failed', error: 'stopped before the command started' });

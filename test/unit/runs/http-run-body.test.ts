@@ -11,6 +11,7 @@ const job = (payload: string): RunJob => ({
   input: 'Do it.\n\n"quoted" \u2603',
   payload: Buffer.from(payload, 'utf8'),
   signal: new AbortController().signal,
+  started: () => {},
 });
 
 describe('the http executor request body', () => {

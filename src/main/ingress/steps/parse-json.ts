@@ -15,10 +15,11 @@ export function parseJsonBody(body: Buffer): ParseResult {
   } catch {
     return { ok: false, reason: 'body is not valid UTF-8' };
   }
-  if (text.trim() === '') return { ok: false, reason: 'body is empty; send a JSON value' };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
+    // Only now is it worth looking at the whole text again (trimming copies a large body).
+    if (/^\s*$/.test(text)) return { ok: false, reason: 'body is empty; send a JSON value' };
     const position = /position (\d+)/.exec(String(error))?.[1];
     return {
       ok: false,

@@ -3,12 +3,11 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandExecutorConfig } from '../../../shared/contract/executors.js';
 import { PAYLOAD_FILE_NAME } from '../run-input.js';
+import { KILL_GRACE_MS, processStart } from '../run-process.js';
 import { BoundedOutput } from './bounded-output.js';
 import { failed, type ExecutionResult, type RunJob } from './types.js';
 
 export const PROMPT_FILE_NAME = 'PROMPT.md';
-/** After the polite SIGTERM, how long a command may take to exit before SIGKILL. */
-const KILL_GRACE_MS = 5_000;
 /** After the process exits, how long a grandchild may keep its stdout open before we stop reading. */
 const STREAM_GRACE_MS = 1_000;
 
@@ -89,6 +88,10 @@ export async function executeCommand(
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
+  if (child.pid !== undefined && process.platform !== 'win32') {
+    // Its own process group (detached), led by the program: recorded before anything else.
+    job.started({ group: child.pid, started: processStart(child.pid) });
+  }
   const capture = (chunk: Buffer): void => {
     output.push(chunk);
     job.onOutput?.(chunk);

@@ -1,4 +1,5 @@
 import type { RunOutcome } from '../../store/runs-repo.js';
+import type { RunProcess } from '../run-process.js';
 
 /** What an executor gets: the run, its input and payload, and a signal that fires when the relay stops. */
 export interface RunJob {
@@ -13,6 +14,8 @@ export interface RunJob {
   /** event-payload.json: the raw body bytes exactly as received. */
   payload: Buffer;
   signal: AbortSignal;
+  /** A `command` run's program has started: recorded so that a later start can find it. */
+  started: (process: RunProcess) => void;
   /** Output as it is printed, so the run page can show it while the run runs. */
   onOutput?: (chunk: Buffer) => void;
 }

@@ -4,6 +4,7 @@ import { up as sessionTokens } from './002-session-tokens.js';
 import { up as requestContext } from './003-request-context.js';
 import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
 import { up as forwarding } from './005-forwarding.js';
+import { up as runProcesses } from './006-run-processes.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
 
 type Migration = (db: Database.Database) => void;
@@ -16,6 +17,8 @@ const migrations: readonly Migration[] = [
   logSearchAndAlarms,
   forwarding,
   requestContextsWithoutRowid,
+  // 006 landed after 007: SQLite counts steps by position, so it is appended (schema-versions.ts).
+  runProcesses,
 ];
 
 export function runMigrations(db: Database.Database): void {

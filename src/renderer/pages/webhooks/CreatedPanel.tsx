@@ -1,29 +1,9 @@
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../components/CopyButton.js';
 import { OneTimeValue, type RevealedValue } from '../../components/OneTimeValue.js';
+import { useRelay } from '../../app/relay-context.js';
+import { sampleCommand } from './sample-command.js';
 import type { Webhook } from './types.js';
-
-const SAMPLE_BODY = `'{"hello":"world"}'`;
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** How a sender reaches this webhook, as one line to paste into a terminal. */
-export function sampleCommand(webhook: Webhook, ingressUrl: string, secret: string | null): string {
-  // With an existing team secret the value is not shown: the line reads it from the shell.
-  const secretArg = secret === null ? '"$WEBHOOK_SECRET"' : quote(secret);
-  const auth =
-    secret === null
-      ? '"Authorization: Bearer $WEBHOOK_SECRET"'
-      : quote(`Authorization: Bearer ${secret}`);
-  const curl = `curl -i -X POST ${quote(ingressUrl)} -H ${quote('Content-Type: application/json')}`;
-  switch (webhook.authMode) {
-    case 'token':
-      return `${curl} -H ${auth} -d ${SAMPLE_BODY}`;
-    case 'url_token':
-      return `${curl} -d ${SAMPLE_BODY}`;
-    case 'signature':
-      return `echo ${SAMPLE_BODY} > event.json && hookport send ${quote(ingressUrl)} --body event.json --scheme ${webhook.signatureScheme ?? ''} --secret ${secretArg}`;
-  }
-}
 
 /** After Create: the ingress URL and the secret, once, with a line that sends a sample. */
 export function CreatedPanel({
@@ -39,7 +19,7 @@ export function CreatedPanel({
 }): ReactNode {
   const values: RevealedValue[] = [{ label: 'Ingress URL', value: ingressUrl }];
   if (secret !== null) values.push({ label: 'Secret', value: secret });
-  const command = sampleCommand(webhook, ingressUrl, secret);
+  const command = sampleCommand(webhook, ingressUrl, secret, useRelay().status.cliCommand);
   const signed = webhook.authMode === 'signature';
   return (
     <OneTimeValue

@@ -8,12 +8,13 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
+import { useRelay } from '../../app/relay-context.js';
 import { navigate } from '../../app/router.js';
 import { AGGREGATE_RELOAD_MS, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { formatCount } from '../../components/format.js';
 import { idTime } from '../../../shared/delivery-ids.js';
-import { sampleCommand } from './CreatedPanel.js';
+import { sampleCommand } from './sample-command.js';
 import { DeliveryFilters } from './DeliveryFilters.js';
 import { hasNote } from './delivery-note.js';
 import { DeliveryRow } from './DeliveryRow.js';
@@ -32,11 +33,14 @@ const MAX_LIST_HEIGHT = ROW_HEIGHT * 12;
 const PREFETCH_ROWS = 60;
 
 function EmptyLog({ webhook, filtered }: { webhook: Webhook; filtered: boolean }): ReactNode {
+  const { status } = useRelay();
   if (filtered) return <p className="empty">No delivery matches this filter.</p>;
   return (
     <div className="empty">
       <p>No deliveries yet. Send one and it appears here at once:</p>
-      <pre className="block">{sampleCommand(webhook, webhook.ingressUrl, null)}</pre>
+      <pre className="block">
+        {sampleCommand(webhook, webhook.ingressUrl, null, status.cliCommand)}
+      </pre>
     </div>
   );
 }

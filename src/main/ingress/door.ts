@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Handler } from '../http/listener.js';
+import { createIngressApp } from './app.js';
+import type { Attempt, IngressDeps } from './ingress-deps.js';
+import { MAX_BODY_BYTES } from './limits.js';
+import { declaredSize, noteRefusal, refuseTooMany, rejectAuth } from './refusals.js';
+import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
+import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
+import { clientAddress } from './steps/client-address.js';
+import { matchIngressPath } from './steps/match-path.js';
+import { requestContext } from './steps/request-context.js';
+
+const isHealthCheck = (rawUrl: string): boolean =>
+  rawUrl === '/healthz' || rawUrl.startsWith('/healthz?');
+
+/**
+ * Every line of one header, as `req.headersDistinct[name]` would give it, read off the raw
+ * headers: headersDistinct builds an object of every header, which a refusal never needs.
+ */
+function headerLines(req: IncomingMessage, lowerCaseName: string): string[] | undefined {
+  let lines: string[] | undefined;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === lowerCaseName.length && raw[i]!.toLowerCase() === lowerCaseName) {
+      (lines ??= []).push(raw[i + 1]!);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The ingress listener's handler. What can be refused from the request line and headers alone
+ * is answered here, before Koa builds its per-request context (a scanner's 404s and a runaway
+ * sender's 429s cost little more than Node's HTTP parsing): an unknown path or webhook (404), a
+ * method other than POST (405), and for token webhooks a credential that does not match (401)
+ * or a spent delivery rate (429). A request that passes goes on to the Koa app (app.ts), which
+ * reads the body and takes the steps that need it.
+ */
+export function createIngressHandler(deps: IngressDeps): Handler {
+  const admitted = new WeakMap<IncomingMessage, Attempt>();
+  const app = createIngressApp(deps, (req) => admitted.get(req) ?? null);
+  const passOn = app.callback();
+  return (req, res) => {
+    if (isHealthCheck(req.url ?? '/')) return passOn(req, res);
+    const attempt = admit(req, res, deps);
+    if (attempt === null) return;
+    admitted.set(req, attempt);
+    return passOn(req, res);
+  };
+}
+
+/** The steps before the body (PRODUCT §3 1–2, and 6 where 3–5 cannot apply); null once answered. */
+function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): Attempt | null {
+  const client = clientAddress(req, deps.trustProxy);
+  const at = deps.now();
+  const notFound = (reason: string, webhookUid: string | null): null => {
+    noteRefusal(req, deps, 404, reason, webhookUid, at, client);
+    replyError(res, 404, 'not_found', NOT_FOUND_MESSAGE);
+    return null;
+  };
+  const notPost = (webhookUid: string | null): null => {
+    noteRefusal(req, deps, 405, `${req.method ?? ''} instead of POST`, webhookUid, at, client);
+    replyError(res, 405, 'method_not_allowed', 'Send deliveries with POST.', { Allow: 'POST' });
+    return null;
+  };
+  // CONNECT names a host, not a path: refused for its method.
+  if (req.method === 'CONNECT') return notPost(null);
+  const target = matchIngressPath(req.url ?? '/');
+  if (!target) return notFound('not a webhook URL', null);
+  const webhook = deps.webhooks.get(target.uid);
+  if (req.method !== 'POST') return notPost(webhook?.uid ?? null);
+  if (!webhook || !webhook.enabled) {
+    const why = webhook ? 'webhook is disabled' : 'no such webhook (unknown or deleted)';
+    return notFound(why, webhook?.uid ?? null);
+  }
+  if (target.token !== null && webhook.authMode !== 'url_token') {
+    return notFound('a token in the path of a webhook without URL tokens', webhook.uid);
+  }
+  const attempt: Attempt = {
+    req,
+    res,
+    deps,
+    webhook,
+    target,
+    client,
+    receivedAt: at,
+    request: requestContext(req, target, webhook),
+    secret: deps.secrets.cachedValue(webhook.factoryId, webhook.secretName),
+    rateCounted: false,
+  };
+  if (webhook.authMode === 'signature') return attempt;
+
+  const failure =
+    attempt.secret === undefined
+      ? 'the webhook secret is missing from the secret store'
+      : webhook.authMode === 'token'
+        ? checkBearerToken(headerLines(req, 'authorization'), attempt.secret)
+        : checkUrlToken(target.token, attempt.secret);
+  if (failure) {
+    rejectAuth(attempt, failure, declaredSize(req), null);
+    return null;
+  }
+  // A declared length within the limit rules out 413, so the rate (step 6) is next: counted now,
+  // a spent rate is refused without reading a body that would be dropped anyway.
+  if (req.headers['transfer-encoding'] === undefined && declaredSize(req) <= MAX_BODY_BYTES) {
+    attempt.rateCounted = true;
+    const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
+    if (wait > 0) {
+      const limit = deps.rateLimiter.limit;
+      refuseTooMany(
+        attempt,
+        'delivery rate limit',
+        `More than ${limit} deliveries in a minute.`,
+        wait,
+      );
+      return null;
+    }
+  }
+  return attempt;
+}

@@ -1,0 +1,54 @@
+/**
+ * The SQLite writer thread's entry (a worker_threads worker started by `SqliteWriterThread`): its
+ * own connection to the relay's file, with the main connection's pragmas, and one
+ * `sqliteBatchCommitter` transaction (and fsync) per batch, off the thread that parses and
+ * verifies requests. Batches arrive by structured clone and go to the SQL as they are, so fields
+ * the accept path adds need nothing here.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openConnection, type Db } from './db.js';
+import type { BatchItem, BatchResult } from './delivery-batch.js';
+import { sqliteBatchCommitter } from './sqlite-batch-store.js';
+import {
+  reviveBuffers,
+  toThreadError,
+  type FromWriterThread,
+  type ToWriterThread,
+  type WriterThreadData,
+} from './writer-thread-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('writer-thread runs as a worker thread, started by SqliteWriterThread');
+const send = (message: FromWriterThread): void => port.postMessage(message);
+const { file, options } = workerData as WriterThreadData;
+
+/** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
+function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null {
+  try {
+    const db = openConnection(file);
+    return { db, commit: sqliteBatchCommitter(db, options) };
+  } catch (error) {
+    send({ type: 'open-failed', error: toThreadError(error) });
+    port!.close();
+    return null;
+  }
+}
+
+const writer = open();
+if (writer) {
+  port.on('message', (message: ToWriterThread) => {
+    if (message.type === 'close') {
+      // Sent only once nothing is in flight; with the port closed the thread ends.
+      writer.db.close();
+      port.close();
+      return;
+    }
+    try {
+      const result = writer.commit(reviveBuffers(message.batch));
+      send({ type: 'committed', id: message.id, result });
+    } catch (error) {
+      send({ type: 'failed', id: message.id, error: toThreadError(error) });
+    }
+  });
+  send({ type: 'ready' });
+}

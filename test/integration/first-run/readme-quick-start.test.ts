@@ -1,0 +1,140 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RelayStatus } from '../../../src/shared/contract/relay.js';
+import { sampleCommand } from '../../../src/renderer/pages/webhooks/sample-command.js';
+import { tempDir } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** README's quick start command: the first `sh` block under "## Quick start". */
+function quickStart(): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'));
+  const block = /```sh\n([^\n]+)\n```/.exec(section);
+  if (!block) throw new Error('README has no quick start command');
+  return block[1]!;
+}
+
+/** A 127.0.0.1 port nothing listens on: a download pointed there fails at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Issue 15: a newcomer's first commands on a machine that cannot reach Electron's binary
+ * download (its mirror is a closed 127.0.0.1 port): a clean clone, README's quick start as
+ * written, a relay that answers /healthz, and the UI's sample `hookport send` line pasted into a
+ * shell in another directory. npm installs from its cache only and the SQLite driver compiles
+ * from source, so nothing here leaves 127.0.0.1; CI's own `npm ci` fills that cache. This is the
+ * suite's slowest test (2–3 minutes, most of it compiling better-sqlite3).
+ */
+describe("README's quick start in a clean clone, without GitHub's downloads", () => {
+  const work = tempDir('hookport-first-run-');
+  let relay: ChildProcess | null = null;
+  afterAll(async () => {
+    if (relay && relay.exitCode === null && relay.signalCode === null) {
+      process.kill(-relay.pid!, 'SIGKILL');
+      await new Promise((resolve) => relay!.once('exit', resolve));
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it(
+    'installs, starts a relay that answers, and the sample hookport send delivers',
+    { timeout: 600_000 },
+    async () => {
+      const clone = join(work, 'hookport');
+      const cloned = spawnSync('git', ['clone', '--quiet', REPO, clone], { encoding: 'utf8' });
+      expect(cloned.status, cloned.stderr).toBe(0);
+      const electronCache = join(work, 'electron-cache');
+      mkdirSync(electronCache);
+      const env: NodeJS.ProcessEnv = {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => !name.startsWith('HOOKPORT_') && name !== 'ELECTRON_SKIP_BINARY_DOWNLOAD',
+          ),
+        ),
+        ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`,
+        electron_config_cache: electronCache,
+        npm_config_offline: 'true',
+        npm_config_build_from_source: 'true',
+        HOOKPORT_DATA_DIR: join(work, 'data'),
+        // Not the developer's keychain.
+        HOOKPORT_SECRET_BACKEND: 'file',
+      };
+
+      // README's command, as written; only the relay's ports are free ones, not 8787/8788.
+      const [install, start, ...rest] = quickStart().split(' && ');
+      expect([install, start, rest]).toEqual(['npm ci', 'npm start', []]);
+      const installed = spawnSync('sh', ['-c', install!], { cwd: clone, env, encoding: 'utf8' });
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0);
+      expect(installed.stdout).toContain('Hookport: Electron did not install');
+
+      let output = '';
+      // A process group of its own (npm, its shell, the relay), stopped as a terminal's Ctrl-C would.
+      relay = spawn('sh', ['-c', `exec ${start!} -- --ingress-port 0 --admin-port 0`], {
+        cwd: clone,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      relay.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      relay.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+      const ingress = await waitFor(
+        () => /Ingress\s+(http:\/\/\S+)/.exec(output)?.[1],
+        'the start banner',
+        {
+          timeoutMs: 120_000,
+          intervalMs: 200,
+        },
+      );
+      const admin = /Admin\s+(http:\/\/\S+)/.exec(output)![1]!;
+      const health = await fetch(`${ingress}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ ok: true });
+
+      const token = readFileSync(join(work, 'data', 'admin-token'), 'utf8').trim();
+      const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+        const response = await fetch(`${admin}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return (await response.json()) as T;
+      };
+      const created = await api<{
+        webhook: { authMode: 'signature'; signatureScheme: 'github' };
+        ingressUrl: string;
+        secret: string;
+      }>('POST', '/api/webhooks', {
+        name: 'gh',
+        authMode: 'signature',
+        signatureScheme: 'github',
+        secret: 'my-github-secret',
+      });
+      const { cliCommand } = await api<RelayStatus>('GET', '/api/status');
+      const sample = sampleCommand(created.webhook, created.ingressUrl, created.secret, cliCommand);
+
+      // Pasted into a shell elsewhere, with the PATH a newcomer has.
+      const elsewhere = join(work, 'elsewhere');
+      mkdirSync(elsewhere);
+      const sent = spawnSync('bash', ['-c', sample], { cwd: elsewhere, env, encoding: 'utf8' });
+      expect(sent.stderr).toBe('');
+      expect(sent.stdout).toMatch(/^202 dlv_[0-9A-Z]{26}\n$/);
+      expect(sent.status).toBe(0);
+
+      process.kill(-relay.pid!, 'SIGINT');
+      await new Promise((resolve) => relay!.once('exit', resolve));
+      expect(output).toContain('Received SIGINT: finishing in-flight deliveries');
+    },
+  );
+});
