@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaVersions } from '../../../src/main/store/schema-versions.js';
+import { waitFor } from '../../support/wait.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
 
 /** Sends raw header pairs exactly as given (order, case, repeats), as a real sender's stack does. */
@@ -65,10 +66,13 @@ describe('the stored request context of a log entry', () => {
     const base = webhook.ingressUrl.replace('/{token}', '');
     expect(await send(`${base}/${secret}`, [], '{}')).toBe(202);
     expect(await send(`${base}/wrong-token-wrong-token`, [], '{}')).toBe(401);
-    const paths = relay.core.db
-      .prepare<[], { path: string }>('SELECT path FROM request_contexts')
-      .all()
-      .map((r) => r.path);
+    // A rejection promises the sender nothing, so it may be written after its 401 is answered.
+    const read = (): string[] =>
+      relay.core.db
+        .prepare<[], { path: string }>('SELECT path FROM request_contexts')
+        .all()
+        .map((r) => r.path);
+    const paths = await waitFor(() => (read().length === 2 ? read() : null), 'both entries');
     expect(paths).toEqual([
       `/webhooks/w/${webhook.uid}/{token}`,
       `/webhooks/w/${webhook.uid}/{token}`,

@@ -16,9 +16,9 @@ const migrations: readonly Migration[] = [
   requestContext,
   logSearchAndAlarms,
   forwarding,
-  requestContextsWithoutRowid,
-  // 006 landed after 007: SQLite counts steps by position, so it is appended (schema-versions.ts).
+  // 003-007 landed together, before any release: in file-number order, position N is version N.
   runProcesses,
+  requestContextsWithoutRowid,
 ];
 
 export function runMigrations(db: Database.Database): void {
