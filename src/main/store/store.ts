@@ -1,0 +1,79 @@
+import type { AlarmsRepository } from './alarms-repo.js';
+import type { AttemptsRepository } from './attempts-repo.js';
+import type { AutomationsRepository } from './automations-repo.js';
+import type { DeliveriesRepository } from './deliveries-repo.js';
+import type { DeliveryBatchStore } from './delivery-batch.js';
+import type { DeliveryScans } from './delivery-scans.js';
+import type { ExecutorsRepository } from './executors-repo.js';
+import type { FactoriesRepository } from './factories-repo.js';
+import type { MetricsReader } from './metrics-reader.js';
+import type { Retention } from './retention.js';
+import type { RunsRepository } from './runs-repo.js';
+import type { SecretsRepository } from './secrets-repo.js';
+import type { SettingsRepository } from './settings-repo.js';
+import type { TokensRepository } from './tokens-repo.js';
+import type { WebhooksRepository } from './webhooks-repo.js';
+
+/**
+ * A repository's shape with every method answering a Promise. SQLite answers from synchronous
+ * better-sqlite3 calls, PostgreSQL from the network; callers cannot tell which.
+ */
+export type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R
+    ? (...args: A) => Promise<Awaited<R>>
+    : never;
+};
+
+/**
+ * A synchronous repository behind the async shape. Each call runs at once, in the caller's tick
+ * (a thrown error becomes a rejection), so a SQLite transaction whose callback awaits only these
+ * calls is never interleaved with other work on the connection.
+ */
+export function asyncRepository<T extends object>(repo: T): Async<T> {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(repo)) {
+    if (typeof member !== 'function') continue;
+    const method = member as (...args: unknown[]) => unknown;
+    wrapped[name] = (...args: unknown[]): Promise<unknown> => {
+      try {
+        return Promise.resolve(method.apply(repo, args));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+  }
+  return wrapped as Async<T>;
+}
+
+/** The repositories every store offers; the same set, bound to one connection, inside a transaction. */
+export interface StoreRepositories {
+  factories: Async<FactoriesRepository>;
+  webhooks: Async<WebhooksRepository>;
+  automations: Async<AutomationsRepository>;
+  deliveries: Async<DeliveriesRepository>;
+  runs: Async<RunsRepository>;
+  secrets: Async<SecretsRepository>;
+  tokens: Async<TokensRepository>;
+  settings: Async<SettingsRepository>;
+  executors: Async<ExecutorsRepository>;
+  alarms: Async<AlarmsRepository>;
+  attempts: Async<AttemptsRepository>;
+  scans: Async<DeliveryScans>;
+  retention: Async<Retention>;
+  metrics: Async<MetricsReader>;
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * Everything the relay keeps, behind one object: core and the modules it wires know this
+ * interface, never which database answers it.
+ */
+export interface Store extends StoreRepositories {
+  kind: StoreKind;
+  /** The accept path: one transaction per batch of deliveries, resolved once durable. */
+  batchStore: DeliveryBatchStore;
+  /** All or nothing: `fn`'s writes through `tx` commit together or not at all. */
+  transaction<T>(fn: (tx: StoreRepositories) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
