@@ -41,3 +41,9 @@ export function withTransaction<T>(
     }
   });
 }
+
+/**
+ * What a PostgreSQL repository runs its SQL on: the pool (each statement on its own) or one
+ * client inside `withTransaction` (the statements of a `Store.transaction`).
+ */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
