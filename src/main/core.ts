@@ -187,6 +187,7 @@ async function startOn(
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
+    storeKind: 'sqlite',
     now,
     log,
     refusals,
@@ -251,6 +252,7 @@ async function startOn(
         uiDir: config.uiDir ?? null,
         metrics,
         port: () => adminPort,
+        storeKind: 'sqlite',
         log,
       })
     : null;
