@@ -187,7 +187,7 @@ async function startOn(
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
-    storeKind: 'sqlite',
+    storeKind: store.kind,
     now,
     log,
     refusals,
@@ -252,7 +252,7 @@ async function startOn(
         uiDir: config.uiDir ?? null,
         metrics,
         port: () => adminPort,
-        storeKind: 'sqlite',
+        storeKind: store.kind,
         log,
       })
     : null;
