@@ -14,7 +14,14 @@ const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
 
 const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'secret_values'];
 const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
-const POSTGRES_ONLY_INDEXES = ['runs_leases', 'rate_grants_by_key', 'rate_grants_by_age'];
+const POSTGRES_ONLY_INDEXES = [
+  'runs_leases',
+  'rate_grants_by_key',
+  'rate_grants_by_age',
+  // The log search (pg_trgm); SQLite's is its FTS5 table.
+  'deliveries_search',
+  'payloads_search',
+];
 /** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
 const SQLITE_ONLY_TABLE = /^delivery_search(_|$)/;
 

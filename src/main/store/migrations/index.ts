@@ -6,6 +6,7 @@ import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
 import { up as forwarding } from './005-forwarding.js';
 import { up as runProcesses } from './006-run-processes.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
+import { up as postgresLogSearch } from './008-postgres-log-search.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -19,6 +20,7 @@ const migrations: readonly Migration[] = [
   // 003-007 landed together, before any release: in file-number order, position N is version N.
   runProcesses,
   requestContextsWithoutRowid,
+  postgresLogSearch,
 ];
 
 export function runMigrations(db: Database.Database): void {
