@@ -94,3 +94,14 @@ export function rejected(
     },
   };
 }
+
+let lastEpoch = 0;
+/**
+ * A start time for one test's deliveries, later than any minted before in this process: IDs are
+ * monotonic ULIDs, which take the last time used when asked for an earlier one, so a test going
+ * back in time would get IDs that do not say when their delivery arrived.
+ */
+export function freshEpoch(): number {
+  lastEpoch = Math.max(Date.now(), lastEpoch) + 24 * 60 * 60_000;
+  return lastEpoch - (lastEpoch % 60_000);
+}

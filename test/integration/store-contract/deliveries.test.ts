@@ -5,11 +5,11 @@ import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import { useContractStores, type ContractDatabase } from '../../support/store-contract.js';
-import { accepted, rejected, seedFactory } from '../../support/store-seeds.js';
+import { accepted, freshEpoch, rejected, seedFactory } from '../../support/store-seeds.js';
 
 const stores = useContractStores();
 const HOUR = 3_600_000;
-const T0 = Date.parse('2026-03-01T10:00:00Z');
+let T0 = 0;
 
 const openLog = (db: ContractDatabase) =>
   db.repository({
@@ -48,6 +48,7 @@ const newestFirst = (entries: DeliveryRecord[]): DeliveryRecord[] =>
 
 describe.each(stores)('the delivery log on $kind', (store) => {
   it('pages a webhook newest first, every entry once, as it was committed', async () => {
+    T0 = freshEpoch();
     const db = await store.open();
     const committed = await seedLog(db);
     const log = openLog(db);
@@ -71,6 +72,7 @@ describe.each(stores)('the delivery log on $kind', (store) => {
   });
 
   it('narrows by labels, event type and time, with exact totals', async () => {
+    T0 = freshEpoch();
     const db = await store.open();
     const committed = await seedLog(db);
     const log = openLog(db);
@@ -106,6 +108,7 @@ describe.each(stores)('the delivery log on $kind', (store) => {
   });
 
   it('finds a substring of the payload, identity, event type or ID, in any case', async () => {
+    T0 = freshEpoch();
     const db = await store.open();
     await seedFactory(db, { webhooks: [{ uid: 'wh_search', name: 'search' }] });
     const entries = [
@@ -145,6 +148,7 @@ describe.each(stores)('the delivery log on $kind', (store) => {
   });
 
   it('keeps and searches a payload that is not UTF-8 text', async () => {
+    T0 = freshEpoch();
     const db = await store.open();
     await seedFactory(db, { webhooks: [{ uid: 'wh_bytes', name: 'bytes' }] });
     const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x41, 0x7d]);
@@ -159,6 +163,7 @@ describe.each(stores)('the delivery log on $kind', (store) => {
   });
 
   it('answers the payload, request, counts and activity of the log', async () => {
+    T0 = freshEpoch();
     const db = await store.open();
     const committed = await seedLog(db);
     const log = openLog(db);
