@@ -10,6 +10,8 @@
  *
  * Payload text: the stored bytes read as UTF-8. Bytes that are not UTF-8 (or hold a NUL) give
  * NULL, never an error: indexing is part of the accept transaction, which must not fail on them.
+ * That takes an exception block, which a parallel worker cannot run: PARALLEL RESTRICTED keeps
+ * the index build on an existing log (and any scan calling it) in the leader.
  */
 export const logSearch = `
   CREATE EXTENSION IF NOT EXISTS pg_trgm;
@@ -25,7 +27,7 @@ export const logSearch = `
   END $fold$;
 
   CREATE FUNCTION hookport_payload_text(body BYTEA) RETURNS TEXT
-    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $body$
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL RESTRICTED AS $body$
   BEGIN
     RETURN hookport_fold(convert_from(body, 'UTF8'));
   EXCEPTION WHEN character_not_in_repertoire OR untranslatable_character THEN
