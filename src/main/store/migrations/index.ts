@@ -7,6 +7,7 @@ import { up as forwarding } from './005-forwarding.js';
 import { up as runProcesses } from './006-run-processes.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
 import { up as postgresLogSearch } from './008-postgres-log-search.js';
+import { up as replicas } from './009-replicas.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -21,6 +22,7 @@ const migrations: readonly Migration[] = [
   runProcesses,
   requestContextsWithoutRowid,
   postgresLogSearch,
+  replicas,
 ];
 
 export function runMigrations(db: Database.Database): void {
