@@ -168,7 +168,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     const session = ctx.cookies.get(SESSION_COOKIE);
     if (session) await deps.auth.endSession(session);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
-    ctx.body = { ok: true, store: deps.storeKind };
+    ctx.body = { ok: true };
   });
   router.get('/api/events', async (ctx) => {
     await authenticate(ctx);
