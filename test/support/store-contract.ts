@@ -1,0 +1,121 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe } from 'vitest';
+import { openDatabase, type Db } from '../../src/main/store/db.js';
+import type { Queryable } from '../../src/main/store/postgres/client.js';
+import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
+import { createPostgresFactoriesRepository } from '../../src/main/store/postgres/factories-repo.js';
+import {
+  asyncRepository,
+  type StoreKind,
+  type StoreRepositories,
+} from '../../src/main/store/store.js';
+import { usePostgres } from './postgres.js';
+import { tempDir } from './relay.js';
+
+/** One fresh, migrated database of either store, as its repositories are built on. */
+export type ContractDatabase = { kind: 'sqlite'; db: Db } | { kind: 'postgres'; q: Queryable };
+
+/** The repositories both stores implement so far, as `Store` offers them. */
+export type ContractRepositories = Pick<StoreRepositories, 'factories'>;
+
+export interface OpenedStore {
+  database: ContractDatabase;
+  repositories: ContractRepositories;
+}
+
+export interface ContractStore {
+  kind: StoreKind;
+  /** A fresh, migrated database for this test: nothing another test wrote is in it. */
+  open(): Promise<OpenedStore>;
+}
+
+function repositoriesOf(database: ContractDatabase): ContractRepositories {
+  if (database.kind === 'sqlite') {
+    const { db } = database;
+    return {
+      factories: asyncRepository(createFactoriesRepository(db)),
+    };
+  }
+  const { q } = database;
+  return {
+    factories: createPostgresFactoriesRepository(q),
+  };
+}
+
+const opened = (database: ContractDatabase): OpenedStore => ({
+  database,
+  repositories: repositoriesOf(database),
+});
+
+/**
+ * A contract suite, written once and run against both stores: SQLite on a real file in a temp
+ * dir, PostgreSQL on a fresh database of a private cluster (started for this file's PostgreSQL
+ * half only). Whatever the suite asserts, callers may rely on from either store.
+ */
+export function forEachStore(suite: (store: ContractStore) => void): void {
+  describe.each<StoreKind>(['sqlite', 'postgres'])('on %s', (kind) => {
+    suite(kind === 'sqlite' ? sqliteStore() : postgresStore());
+  });
+}
+
+function sqliteStore(): ContractStore {
+  const files: { db: Db; dir: string }[] = [];
+  afterEach(() => {
+    for (const { db, dir } of files.splice(0)) {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  return {
+    kind: 'sqlite',
+    open() {
+      const dir = tempDir('hookport-contract-');
+      const db = openDatabase(join(dir, 'hookport.sqlite'));
+      files.push({ db, dir });
+      return Promise.resolve(opened({ kind: 'sqlite', db }));
+    },
+  };
+}
+
+function postgresStore(): ContractStore {
+  const postgres = usePostgres();
+  return {
+    kind: 'postgres',
+    async open() {
+      const { pool } = await postgres.database();
+      return opened({ kind: 'postgres', q: pool });
+    },
+  };
+}
+
+/** A row as a test seeds it, column names as in the table; booleans as the store spells them. */
+export type SeedRow = Record<string, string | number | boolean | Buffer | null>;
+
+/**
+ * Inserts rows straight into a table of either store, for what a suite needs but does not test
+ * (deliveries an alarm reads, say). Parameterized; names come from the test, never from input.
+ */
+export async function seedRows(
+  database: ContractDatabase,
+  table: string,
+  rows: SeedRow[],
+): Promise<void> {
+  for (const row of rows) {
+    const columns = Object.keys(row);
+    const values = Object.values(row);
+    if (database.kind === 'sqlite') {
+      const sqliteValues = values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+      database.db
+        .prepare(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+        )
+        .run(...sqliteValues);
+    } else {
+      await database.q.query(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        values,
+      );
+    }
+  }
+}
