@@ -5,6 +5,8 @@ import { openDatabase, type Db } from '../../src/main/store/db.js';
 import type { Queryable } from '../../src/main/store/postgres/client.js';
 import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
 import { createPostgresFactoriesRepository } from '../../src/main/store/postgres/factories-repo.js';
+import { createPostgresWebhooksRepository } from '../../src/main/store/postgres/webhooks-repo.js';
+import { createWebhooksRepository } from '../../src/main/store/webhooks-repo.js';
 import {
   asyncRepository,
   type StoreKind,
@@ -17,7 +19,7 @@ import { tempDir } from './relay.js';
 export type ContractDatabase = { kind: 'sqlite'; db: Db } | { kind: 'postgres'; q: Queryable };
 
 /** The repositories both stores implement so far, as `Store` offers them. */
-export type ContractRepositories = Pick<StoreRepositories, 'factories'>;
+export type ContractRepositories = Pick<StoreRepositories, 'factories' | 'webhooks'>;
 
 export interface OpenedStore {
   database: ContractDatabase;
@@ -35,11 +37,13 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
     const { db } = database;
     return {
       factories: asyncRepository(createFactoriesRepository(db)),
+      webhooks: asyncRepository(createWebhooksRepository(db)),
     };
   }
   const { q } = database;
   return {
     factories: createPostgresFactoriesRepository(q),
+    webhooks: createPostgresWebhooksRepository(q),
   };
 }
 
