@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe } from 'vitest';
 import { openDatabase, type Db } from '../../src/main/store/db.js';
 import type { Queryable } from '../../src/main/store/postgres/client.js';
+import { createAutomationsRepository } from '../../src/main/store/automations-repo.js';
 import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
+import { createPostgresAutomationsRepository } from '../../src/main/store/postgres/automations-repo.js';
 import { createPostgresFactoriesRepository } from '../../src/main/store/postgres/factories-repo.js';
+import { createPostgresSecretsRepository } from '../../src/main/store/postgres/secrets-repo.js';
 import { createPostgresWebhooksRepository } from '../../src/main/store/postgres/webhooks-repo.js';
+import { createSecretsRepository } from '../../src/main/store/secrets-repo.js';
 import { createWebhooksRepository } from '../../src/main/store/webhooks-repo.js';
 import {
   asyncRepository,
@@ -19,7 +23,10 @@ import { tempDir } from './relay.js';
 export type ContractDatabase = { kind: 'sqlite'; db: Db } | { kind: 'postgres'; q: Queryable };
 
 /** The repositories both stores implement so far, as `Store` offers them. */
-export type ContractRepositories = Pick<StoreRepositories, 'factories' | 'webhooks'>;
+export type ContractRepositories = Pick<
+  StoreRepositories,
+  'factories' | 'webhooks' | 'automations' | 'secrets'
+>;
 
 export interface OpenedStore {
   database: ContractDatabase;
@@ -38,12 +45,16 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
     return {
       factories: asyncRepository(createFactoriesRepository(db)),
       webhooks: asyncRepository(createWebhooksRepository(db)),
+      automations: asyncRepository(createAutomationsRepository(db)),
+      secrets: asyncRepository(createSecretsRepository(db)),
     };
   }
   const { q } = database;
   return {
     factories: createPostgresFactoriesRepository(q),
     webhooks: createPostgresWebhooksRepository(q),
+    automations: createPostgresAutomationsRepository(q),
+    secrets: createPostgresSecretsRepository(q),
   };
 }
 
