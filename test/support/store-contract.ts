@@ -3,13 +3,21 @@ import { join } from 'node:path';
 import { afterEach, describe } from 'vitest';
 import { openDatabase, type Db } from '../../src/main/store/db.js';
 import type { Queryable } from '../../src/main/store/postgres/client.js';
+import { createAlarmsRepository } from '../../src/main/store/alarms-repo.js';
 import { createAutomationsRepository } from '../../src/main/store/automations-repo.js';
+import { createExecutorsRepository } from '../../src/main/store/executors-repo.js';
 import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
+import { createPostgresAlarmsRepository } from '../../src/main/store/postgres/alarms-repo.js';
 import { createPostgresAutomationsRepository } from '../../src/main/store/postgres/automations-repo.js';
+import { createPostgresExecutorsRepository } from '../../src/main/store/postgres/executors-repo.js';
 import { createPostgresFactoriesRepository } from '../../src/main/store/postgres/factories-repo.js';
 import { createPostgresSecretsRepository } from '../../src/main/store/postgres/secrets-repo.js';
+import { createPostgresSettingsRepository } from '../../src/main/store/postgres/settings-repo.js';
+import { createPostgresTokensRepository } from '../../src/main/store/postgres/tokens-repo.js';
 import { createPostgresWebhooksRepository } from '../../src/main/store/postgres/webhooks-repo.js';
 import { createSecretsRepository } from '../../src/main/store/secrets-repo.js';
+import { createSettingsRepository } from '../../src/main/store/settings-repo.js';
+import { createTokensRepository } from '../../src/main/store/tokens-repo.js';
 import { createWebhooksRepository } from '../../src/main/store/webhooks-repo.js';
 import {
   asyncRepository,
@@ -25,7 +33,14 @@ export type ContractDatabase = { kind: 'sqlite'; db: Db } | { kind: 'postgres'; 
 /** The repositories both stores implement so far, as `Store` offers them. */
 export type ContractRepositories = Pick<
   StoreRepositories,
-  'factories' | 'webhooks' | 'automations' | 'secrets'
+  | 'factories'
+  | 'webhooks'
+  | 'automations'
+  | 'secrets'
+  | 'tokens'
+  | 'settings'
+  | 'executors'
+  | 'alarms'
 >;
 
 export interface OpenedStore {
@@ -47,6 +62,10 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
       webhooks: asyncRepository(createWebhooksRepository(db)),
       automations: asyncRepository(createAutomationsRepository(db)),
       secrets: asyncRepository(createSecretsRepository(db)),
+      tokens: asyncRepository(createTokensRepository(db)),
+      settings: asyncRepository(createSettingsRepository(db)),
+      executors: asyncRepository(createExecutorsRepository(db)),
+      alarms: asyncRepository(createAlarmsRepository(db)),
     };
   }
   const { q } = database;
@@ -55,6 +74,10 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
     webhooks: createPostgresWebhooksRepository(q),
     automations: createPostgresAutomationsRepository(q),
     secrets: createPostgresSecretsRepository(q),
+    tokens: createPostgresTokensRepository(q),
+    settings: createPostgresSettingsRepository(q),
+    executors: createPostgresExecutorsRepository(q),
+    alarms: createPostgresAlarmsRepository(q),
   };
 }
 
