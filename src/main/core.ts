@@ -205,6 +205,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
+    storeKind: 'sqlite',
     now,
     log,
     refusals,
@@ -279,6 +280,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         uiDir: config.uiDir ?? null,
         metrics,
         port: () => adminPort,
+        storeKind: 'sqlite',
         log,
       })
     : null;
