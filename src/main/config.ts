@@ -18,6 +18,8 @@ export interface CoreConfig {
   trustProxy?: boolean;
   /** The built UI to serve on the admin listener. */
   uiDir?: string | null;
+  /** `--database` / HOOKPORT_DATABASE_URL: run on this PostgreSQL database, with any other relays on it. */
+  databaseUrl?: string | null;
   adminTokenFromEnv?: string;
   masterKeyFromEnv?: string;
   /** HOOKPORT_SECRET_BACKEND: `keychain` or `file` forces that backend. */

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { version } from '../../package.json';
 import { createAdminApp } from './admin/app.js';
 import { AlarmMonitor } from './alarms/monitor.js';
@@ -22,7 +21,6 @@ import {
 } from './ingress/limits.js';
 import { getSignatureScheme } from './ingress/schemes/index.js';
 import { RefusalTally } from './ingress/refusal-tally.js';
-import { SlidingWindowLimiter } from './ingress/sliding-window.js';
 import { WebhookDirectory } from './ingress/webhook-directory.js';
 import { consoleLogger, describeError, type Logger } from './log.js';
 import { createRelayMetrics } from './metrics/relay-metrics.js';
@@ -36,7 +34,8 @@ import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { openStore } from './store/open-store.js';
+import { bridgePeers } from './replicas/peer-bridge.js';
 import type { Store } from './store/store.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -73,20 +72,21 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? Date.now;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 
-  const store = await (config.openStore ?? openDefaultStore)({ dataDir: config.dataDir, log });
+  const open =
+    config.openStore ??
+    ((context) =>
+      openStore({
+        ...context,
+        databaseUrl: config.databaseUrl,
+        masterKeyFromEnv: config.masterKeyFromEnv,
+      }));
+  const store = await open({ dataDir: config.dataDir, log });
   try {
     return await startOn(store, config, log, now);
   } catch (error) {
     await store.close();
     throw error;
   }
-}
-
-function openDefaultStore({ dataDir, log }: { dataDir: string; log: Logger }): Promise<Store> {
-  return openSqliteStore(join(dataDir, 'hookport.sqlite'), {
-    log,
-    dedupeWindowMs: DEDUPE_WINDOW_MS,
-  });
 }
 
 async function startOn(
@@ -101,6 +101,7 @@ async function startOn(
 
   const secretStore =
     config.secretStore ??
+    store.secretStore ??
     (await chooseSecretStore({
       dataDir: config.dataDir,
       masterKeyFromEnv: config.masterKeyFromEnv,
@@ -109,7 +110,15 @@ async function startOn(
       probeRunner: config.keychainProbeRunner,
     }));
   await settings.setSecretBackend(secretStore.backend);
-  const secrets = new TeamSecrets(store.secrets, secretStore, now);
+  // A rotation answers once every relay on the store uses the new value (§16).
+  const secrets = new TeamSecrets(store.secrets, secretStore, now, async () => {
+    const lagging = await store.peers.announce('secrets', true);
+    if (lagging.length > 0) {
+      log.warn(
+        `[secrets] relays ${lagging.join(', ')} did not confirm the change within 10 s; they read it at their next poll (5 s)`,
+      );
+    }
+  });
   for (const account of await secrets.load()) {
     log.warn(
       `[secrets] ${account} has no value in the ${secretStore.backend} store; its webhooks will answer 401`,
@@ -171,11 +180,31 @@ async function startOn(
       },
     },
   );
-  const rateLimiter = new SlidingWindowLimiter(
+  // Shared by every relay on the store, counted on the database's clock; on SQLite, in memory.
+  const rateLimiter = store.rateGate(
+    'deliveries',
     config.limits?.deliveriesPerMinute ?? DELIVERIES_PER_MINUTE,
     RATE_WINDOW_MS,
   );
-  const failedAuth = new SlidingWindowLimiter(FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+  const failedAuth = store.rateGate('failed-auth', FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+  const unbridge = bridgePeers({
+    peers: store.peers,
+    events,
+    store,
+    reload: {
+      // The `changed` event the bridge then emits replans automations and rechecks alarms.
+      webhooks: () => directory.reloadAll(),
+      automations: () => Promise.resolve(),
+      secrets: async () => void (await secrets.load()),
+      settings: () => settings.reload(),
+      tokens: () => Promise.resolve(),
+      alarms: () => alarms.evaluate(),
+    },
+    onForeignCommits: (committed) => alarms.onCommitted(committed),
+    wake: () => dispatcher.wake(),
+    abandonRun: (runId) => dispatcher.abandon(runId),
+    log,
+  });
 
   const ingressHandler = createIngressHandler({
     webhooks: directory,
@@ -277,17 +306,26 @@ async function startOn(
       minPerWebhook: settings.retentionMinPerWebhook,
       dedupeWindowMs: DEDUPE_WINDOW_MS,
     };
-    store.retention.prune(policy, now()).then(
-      (removed) => removed > 0 && log.info(`[retention] pruned ${removed} deliveries`),
-      (error: unknown) => log.error(`[retention] ${describeError(error)}`),
-    );
+    // One relay of a shared store at a time; the others find it done.
+    store
+      .exclusively('retention', () => store.retention.prune(policy, now()))
+      .then(
+        (outcome) =>
+          outcome.ran &&
+          outcome.value > 0 &&
+          log.info(`[retention] pruned ${outcome.value} deliveries`),
+        (error: unknown) => log.error(`[retention] ${describeError(error)}`),
+      );
   };
   prune();
   const timers = [
     setInterval(prune, HOUR_MS),
     setInterval(() => {
-      rateLimiter.sweep(now());
-      failedAuth.sweep(now());
+      for (const gate of [rateLimiter, failedAuth]) {
+        Promise.resolve(gate.sweep(now())).catch((error: unknown) =>
+          log.error(`[limits] ${describeError(error)}`),
+        );
+      }
     }, 60_000),
   ];
   for (const timer of timers) timer.unref();
@@ -320,6 +358,7 @@ async function startOn(
         await dispatcher.stop();
         await definitions.close();
         await alarms.idle();
+        unbridge();
         await store.close();
       })()),
   };

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliCommand } from './cli-command.js';
 import { parseCommandLine } from './command-line.js';
 import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
 import { startCore } from '../core.js';
+import { parseDatabaseUrl } from '../store/postgres/pool.js';
 import { publicUrlProblem } from '../../shared/contract/relay.js';
 import { UsageError, parsePort } from './usage.js';
 
@@ -20,6 +21,7 @@ export async function serve(args: string[]): Promise<void> {
       'admin-port': { type: 'string' },
       'public-url': { type: 'string' },
       definitions: { type: 'string' },
+      database: { type: 'string' },
       'trust-proxy': { type: 'boolean' },
     },
     allowPositionals: false,
@@ -28,6 +30,8 @@ export async function serve(args: string[]): Promise<void> {
   const problem = publicUrl === undefined ? null : publicUrlProblem(publicUrl);
   if (problem) throw new UsageError(`--public-url ${problem}, not "${publicUrl}"`);
   const dataDir = resolve(values['data-dir'] ?? process.env.HOOKPORT_DATA_DIR ?? defaultDataDir());
+  const databaseUrl = values.database ?? process.env.HOOKPORT_DATABASE_URL ?? null;
+  const database = databaseUrl ? checkedDatabaseUrl(databaseUrl) : null;
 
   const core = await startCore({
     dataDir,
@@ -38,6 +42,7 @@ export async function serve(args: string[]): Promise<void> {
     admin: { port: parsePort(values['admin-port'], '--admin-port', DEFAULT_ADMIN_PORT) },
     publicUrl: publicUrl ?? null,
     definitionsDir: values.definitions === undefined ? null : resolve(values.definitions),
+    databaseUrl,
     trustProxy: values['trust-proxy'] ?? false,
     uiDir: process.env.HOOKPORT_UI_DIR ?? bundledUiDir(),
     adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,
@@ -69,6 +74,9 @@ export async function serve(args: string[]): Promise<void> {
     `  Open the UI  ${core.loginLink()}  (single-use link, valid 15 minutes)`,
     `  Secrets      ${core.secrets.description}`,
     `  Data         ${dataDir}`,
+    database
+      ? `  Store        PostgreSQL ${database.host}${database.pathname} (shared by every relay on it)`
+      : `  Store        SQLite ${join(dataDir, 'hookport.sqlite')}`,
     ...(values.definitions === undefined
       ? []
       : [
@@ -85,4 +93,12 @@ export async function serve(args: string[]): Promise<void> {
   console.log(lines.join('\n') + '\n');
 
   await stopped;
+}
+
+function checkedDatabaseUrl(value: string): URL {
+  try {
+    return parseDatabaseUrl(value);
+  } catch (error) {
+    throw new UsageError(`--database: ${(error as Error).message}`);
+  }
 }

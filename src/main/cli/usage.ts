@@ -6,6 +6,7 @@ export class UsageError extends Error {
 export const USAGE = `Usage:
   hookport serve [--data-dir D] [--ingress-host H] [--ingress-port P]
                  [--admin-port Q] [--public-url URL] [--definitions DIR] [--trust-proxy]
+                 [--database postgres://USER:PASSWORD@HOST:5432/DB]
   hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
                 [--header K:V]... [--timestamp SECONDS]
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]

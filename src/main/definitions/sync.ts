@@ -12,6 +12,7 @@ import { applyPlan } from './apply.js';
 import { planDefinitions, type PlanItem } from './plan.js';
 import { DefinitionError, problemPath } from './problems.js';
 import { readDefinitions } from './read.js';
+import { whenExclusive } from '../store/exclusive.js';
 import { watchDefinitions } from './watch.js';
 
 export interface DefinitionSyncDeps {
@@ -51,7 +52,15 @@ export class DefinitionSync {
   }
 
   /** For callers already inside the write queue (the management service's own writes). */
-  async syncNow(
+  syncNow(factoryId: string, options: { dir?: string; dryRun?: boolean }): Promise<SyncResult> {
+    if (options.dryRun) return this.syncUnlocked(factoryId, options);
+    // Relays sharing a store apply one at a time; the later ones find nothing left to change.
+    return whenExclusive(this.deps.store, 'definition-sync', () =>
+      this.syncUnlocked(factoryId, options),
+    );
+  }
+
+  private async syncUnlocked(
     factoryId: string,
     { dir, dryRun = false }: { dir?: string; dryRun?: boolean },
   ): Promise<SyncResult> {

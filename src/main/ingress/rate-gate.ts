@@ -8,4 +8,6 @@ export interface RateGate {
   readonly limit: number;
   /** 0 when a slot was taken; otherwise whole seconds until one frees (nothing is taken). */
   take(key: string, now: number): number | Promise<number>;
+  /** Drops what no longer counts (memory, or the shared table's old grants); called each minute. */
+  sweep(now: number): unknown;
 }

@@ -104,6 +104,19 @@ export class RunDispatcher {
     }, wait);
   }
 
+  /**
+   * Another relay on the store ended this run (this relay's lease on it had lapsed): stop
+   * executing it. Its record stays as that relay wrote it.
+   */
+  abandon(runId: string): void {
+    const running = this.inFlight.get(runId);
+    if (!running) return;
+    this.deps.log.warn(
+      `[runs] ${runId}: another relay ended this run (its lease lapsed); stopping it here`,
+    );
+    running.abort.abort();
+  }
+
   /** Stops taking runs; runs still executing are ended and marked interrupted. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -1,6 +1,6 @@
 /** Where secret values live. SQLite never holds a value; only this does. */
 export interface SecretStore {
-  readonly backend: 'keychain' | 'file';
+  readonly backend: 'keychain' | 'file' | 'postgres';
   /** Human description for the status line and start-up output, e.g. a file path. */
   readonly description: string;
   get(account: string): Promise<string | null>;

@@ -19,6 +19,11 @@ export class TeamSecrets {
     private readonly repo: Async<SecretsRepository>,
     private readonly store: SecretStore,
     private readonly now: () => number = Date.now,
+    /**
+     * Tells the other relays on the store (PostgreSQL replicas) and resolves once each uses the
+     * change; alone on SQLite, at once.
+     */
+    private readonly announce: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   get backend(): SecretStore['backend'] {
@@ -32,12 +37,16 @@ export class TeamSecrets {
   /** Warms the cache at start; a secret whose value is missing from the store is reported, not hidden. */
   async load(): Promise<string[]> {
     const missing: string[] = [];
+    const values = new Map<string, string>();
     for (const record of await this.repo.all()) {
       const account = secretAccount(record.factoryId, record.name);
       const value = await this.store.get(account);
       if (value === null) missing.push(account);
-      else this.cache.set(account, value);
+      else values.set(account, value);
     }
+    // Loaded again when another relay changed a secret: one removed there is gone here too.
+    this.cache.clear();
+    for (const [account, value] of values) this.cache.set(account, value);
     return missing;
   }
 
@@ -95,10 +104,14 @@ export class TeamSecrets {
       throw error;
     }
     this.cache.set(account, value);
+    await this.announce();
     return (await this.repo.get(factoryId, name))!;
   }
 
-  /** Once this returns, the ingress only accepts the new value: no overlap window. */
+  /**
+   * Once this returns, the ingress only accepts the new value, on every relay of the store: no
+   * overlap window.
+   */
   async rotate(factoryId: string, name: string, value: string): Promise<SecretRecord> {
     const account = secretAccount(factoryId, name);
     await this.store.set(account, value);
@@ -109,6 +122,7 @@ export class TeamSecrets {
       fingerprint: fingerprintOf(value),
       rotatedAt: this.now(),
     });
+    await this.announce();
     return (await this.repo.get(factoryId, name))!;
   }
 
@@ -133,6 +147,7 @@ export class TeamSecrets {
       });
       changed.push(name);
     }
+    if (changed.length > 0) await this.announce();
     return changed;
   }
 
@@ -141,5 +156,6 @@ export class TeamSecrets {
     await this.repo.remove(factoryId, name);
     this.cache.delete(account);
     await this.store.delete(account);
+    await this.announce();
   }
 }

@@ -1,4 +1,5 @@
 import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/contract/relay.js';
+import type { SecretBackend } from '../secrets/choose-store.js';
 import type { SettingsRepository } from '../store/settings-repo.js';
 import type { Async } from '../store/store.js';
 
@@ -44,12 +45,12 @@ export class RelaySettings {
   }
 
   /** Where this data dir's secret values live (kept so a restart does not switch stores). */
-  get secretBackend(): 'keychain' | 'file' | undefined {
+  get secretBackend(): SecretBackend | undefined {
     const value = this.values.get('secretBackend');
     return value === 'keychain' || value === 'file' ? value : undefined;
   }
 
-  setSecretBackend(value: 'keychain' | 'file' | undefined): Promise<void> {
+  setSecretBackend(value: SecretBackend | undefined): Promise<void> {
     return this.write('secretBackend', value);
   }
 

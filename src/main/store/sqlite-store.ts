@@ -1,3 +1,4 @@
+import { SlidingWindowLimiter } from '../ingress/sliding-window.js';
 import { describeError, type Logger } from '../log.js';
 import { createAlarmsRepository } from './alarms-repo.js';
 import { createAttemptsRepository } from './attempts-repo.js';
@@ -16,6 +17,7 @@ import { createSecretsRepository } from './secrets-repo.js';
 import { createSettingsRepository } from './settings-repo.js';
 import { SqliteTransactions } from './sqlite-transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
+import { soloPeers } from './store-peers.js';
 import { asyncRepository, type Store, type StoreRepositories } from './store.js';
 import { createTokensRepository } from './tokens-repo.js';
 import { createWebhooksRepository } from './webhooks-repo.js';
@@ -104,6 +106,11 @@ export async function openSqliteStore(
     ...transactions.outside(),
     batchStore,
     transaction: (fn) => transactions.run(fn),
+    // One relay per file: its limits are its own memory, its jobs never overlap another's.
+    rateGate: (_scope, limit, windowMs) => new SlidingWindowLimiter(limit, windowMs),
+    secretStore: null,
+    exclusively: async (_job, fn) => ({ ran: true, value: await fn() }),
+    peers: soloPeers,
     close: () =>
       (closing ??= (async () => {
         indexer.stop();
@@ -124,6 +131,7 @@ function outsideTransactions(db: Db, index: SearchIndex): SearchIndex {
 
 /** The SQLite connection behind a store, for what only SQLite has (benchmarks, SQLite's own tests). */
 export function sqliteDbOf(store: Store): Db {
-  if (!isSqliteStore(store)) throw new Error(`This relay keeps its data in ${store.kind}, not SQLite.`);
+  if (!isSqliteStore(store))
+    throw new Error(`This relay keeps its data in ${store.kind}, not SQLite.`);
   return store.db;
 }

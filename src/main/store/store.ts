@@ -1,3 +1,5 @@
+import type { RateGate } from '../ingress/rate-gate.js';
+import type { SecretStore } from '../secrets/secret-store.js';
 import type { AlarmsRepository } from './alarms-repo.js';
 import type { AttemptsRepository } from './attempts-repo.js';
 import type { AutomationsRepository } from './automations-repo.js';
@@ -11,6 +13,7 @@ import type { Retention } from './retention.js';
 import type { RunsRepository } from './runs-repo.js';
 import type { SecretsRepository } from './secrets-repo.js';
 import type { SettingsRepository } from './settings-repo.js';
+import type { StorePeers } from './store-peers.js';
 import type { TokensRepository } from './tokens-repo.js';
 import type { WebhooksRepository } from './webhooks-repo.js';
 
@@ -75,5 +78,19 @@ export interface Store extends StoreRepositories {
   batchStore: DeliveryBatchStore;
   /** All or nothing: `fn`'s writes through `tx` commit together or not at all. */
   transaction<T>(fn: (tx: StoreRepositories) => Promise<T>): Promise<T>;
+  /**
+   * A limit every relay on this store shares (on PostgreSQL, counted on the database's clock);
+   * on SQLite, this relay's memory. `scope` keeps limits apart: 'deliveries', 'failed-auth'.
+   */
+  rateGate(scope: string, limit: number, windowMs: number): RateGate;
+  /** Where secret values must live with this store (PostgreSQL: encrypted in it), or null: the relay chooses. */
+  secretStore: SecretStore | null;
+  /** Runs `fn` unless another relay on this store runs the job of this name right now. */
+  exclusively<T>(
+    job: string,
+    fn: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }>;
+  /** The other relays on this store (none on SQLite). */
+  peers: StorePeers;
   close(): Promise<void>;
 }

@@ -5,7 +5,11 @@ import { useRelay } from './relay-context.js';
 import { routeHref } from './router.js';
 import { onChanged, useCall } from './use-call.js';
 
-const BACKEND_TEXT = { keychain: 'OS keychain', file: 'encrypted file' } as const;
+const BACKEND_TEXT = {
+  keychain: 'OS keychain',
+  file: 'encrypted file',
+  postgres: 'encrypted in PostgreSQL',
+} as const;
 const ALARM_TEXT = { quiet: 'quiet', auth: 'Rejected (auth) streak' } as const;
 
 /** "12 × 404, 3 × 429", or null when nothing was refused. */

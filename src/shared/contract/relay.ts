@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { refusalCountsSchema } from './refusals.js';
 import { roleSchema } from './tokens.js';
+import { SECRET_BACKENDS } from './secrets.js';
 import { method } from './define.js';
 
 export const RETENTION_MIN_DAYS = 7;
@@ -44,7 +45,7 @@ export const statusSchema = z.object({
   version: z.string(),
   role: roleSchema,
   ingressBaseUrl: z.string(),
-  secretBackend: z.enum(['keychain', 'file']),
+  secretBackend: z.enum(SECRET_BACKENDS),
   deliveriesLastHour: z.number().int(),
   /** Refused requests (404, 405, 429) in the last hour, by status. */
   refusalsLastHour: refusalCountsSchema,

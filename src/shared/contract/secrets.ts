@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { factoryIdSchema, isoTime, optionalFactorySchema, resourceNameSchema } from './common.js';
 import { method } from './define.js';
 
-export const SECRET_BACKENDS = ['keychain', 'file'] as const;
+export const SECRET_BACKENDS = ['keychain', 'file', 'postgres'] as const;
 
 export const teamSecretSchema = z.object({
   factory: factoryIdSchema,

@@ -1,9 +1,8 @@
 import type { NotificationHub, HubSignal } from './notification-hub.js';
 import type { PgPool } from './pool.js';
+import type { SharedResource } from '../store-peers.js';
 
-/** What one replica changed that others keep in memory (the contract's `changed` resources). */
-export type SharedResource =
-  'webhooks' | 'automations' | 'secrets' | 'settings' | 'tokens' | 'alarms';
+export type { SharedResource };
 
 const RESOURCES: readonly SharedResource[] = [
   'webhooks',

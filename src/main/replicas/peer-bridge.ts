@@ -1,0 +1,124 @@
+import type { RelayEvent } from '../../shared/contract/events.js';
+import type { EventBus } from '../events.js';
+import { describeError, type Logger } from '../log.js';
+import { deliveryJson } from '../service/to-json.js';
+import type { CommittedDelivery } from '../store/delivery-batch.js';
+import type { PeerTopic, SharedResource, StorePeers } from '../store/store-peers.js';
+import type { Store } from '../store/store.js';
+
+export interface PeerBridgeDeps {
+  peers: StorePeers;
+  events: EventBus;
+  store: Pick<Store, 'deliveries' | 'runs' | 'attempts'>;
+  /** What this relay holds in memory of each resource, read again from the store. */
+  reload: Record<SharedResource, () => Promise<void>>;
+  /** Deliveries another relay committed, for what watches commits (alarms). */
+  onForeignCommits: (committed: CommittedDelivery[]) => void;
+  /** Another relay queued or changed runs: look at the queue. */
+  wake: () => void;
+  /** Another relay took over a run this one executes (its lease had ended). */
+  abandonRun: (runId: string) => void;
+  log: Logger;
+}
+
+/**
+ * Keeps this relay in step with the others on its store: what it writes is published (ids,
+ * once per tick), what others write reaches its caches and its UI's live events as if written
+ * here. Secrets are announced by TeamSecrets itself, which waits for every relay. On SQLite the
+ * relay is alone and nothing travels. Returns the unsubscribe.
+ */
+export function bridgePeers(deps: PeerBridgeDeps): () => void {
+  const { peers, events, log } = deps;
+  let relaying = false;
+  const relay = (event: RelayEvent): void => {
+    relaying = true;
+    try {
+      events.emit(event);
+    } finally {
+      relaying = false;
+    }
+  };
+  const failed = (what: string) => (error: unknown) =>
+    log.error(`[replicas] ${what}: ${describeError(error)}`);
+
+  const pending = new Map<PeerTopic, Set<string>>();
+  let flush: NodeJS.Immediate | null = null;
+  const publishSoon = (topic: PeerTopic, id: string): void => {
+    let ids = pending.get(topic);
+    if (!ids) pending.set(topic, (ids = new Set()));
+    ids.add(id);
+    flush ??= setImmediate(() => {
+      flush = null;
+      for (const [name, set] of pending) peers.publish(name, [...set]);
+      pending.clear();
+    });
+  };
+
+  const unsubscribers = [
+    events.subscribe((event) => {
+      if (relaying) return;
+      if (event.type === 'delivery') publishSoon('deliveries', event.delivery.id);
+      else if (event.type === 'run') publishSoon('runs', event.run.id);
+      else if (event.type === 'attempt') publishSoon('attempts', event.attempt.id);
+      else if (event.type === 'changed' && event.resource !== 'secrets') {
+        peers.announce(event.resource, false).catch(failed(`announcing ${event.resource}`));
+      }
+    }),
+    peers.subscribe('deliveries', (ids) => {
+      deps.wake();
+      if (ids) void readDeliveries(ids).catch(failed('reading deliveries of another relay'));
+    }),
+    peers.subscribe('runs', (ids) => {
+      deps.wake();
+      if (ids) void readRuns(ids).catch(failed('reading runs of another relay'));
+    }),
+    peers.subscribe('attempts', (ids) => {
+      if (ids) void readAttempts(ids).catch(failed('reading forward attempts of another relay'));
+    }),
+  ];
+  peers.onChange(async (resource) => {
+    await deps.reload[resource]();
+    relay({ type: 'changed', resource });
+  });
+  peers.onRunLost((runId) => deps.abandonRun(runId));
+
+  async function readDeliveries(ids: readonly string[]): Promise<void> {
+    const committed: CommittedDelivery[] = [];
+    for (const id of ids) {
+      const delivery = await deps.store.deliveries.get(id);
+      if (delivery) committed.push(delivery);
+    }
+    deps.onForeignCommits(committed);
+    for (const delivery of committed) relay({ type: 'delivery', delivery: deliveryJson(delivery) });
+  }
+
+  async function readRuns(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const run = await deps.store.runs.get(id);
+      if (!run) continue;
+      const { automationId, deliveryId, status } = run;
+      relay({ type: 'run', run: { id, automationId, deliveryId, status } });
+    }
+  }
+
+  async function readAttempts(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const attempt = await deps.store.attempts.get(id);
+      if (!attempt) continue;
+      relay({
+        type: 'attempt',
+        attempt: {
+          id,
+          deliveryId: attempt.deliveryId,
+          webhookUid: attempt.webhookUid,
+          status: attempt.status,
+        },
+      });
+    }
+  }
+
+  return () => {
+    for (const unsubscribe of unsubscribers) unsubscribe();
+    if (flush) clearImmediate(flush);
+  };
+}

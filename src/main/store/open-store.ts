@@ -1,0 +1,30 @@
+import { join } from 'node:path';
+import { DEDUPE_WINDOW_MS } from '../ingress/limits.js';
+import type { Logger } from '../log.js';
+import { openPostgresStore } from './postgres/postgres-store.js';
+import { openSqliteStore } from './sqlite-store.js';
+import type { Store } from './store.js';
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  /** `--database` / HOOKPORT_DATABASE_URL: PostgreSQL, shared with other relays. */
+  databaseUrl?: string | null;
+  /** HOOKPORT_MASTER_KEY: seals secret values in PostgreSQL. */
+  masterKeyFromEnv?: string;
+  log: Logger;
+}
+
+/** The one place that knows both stores: PostgreSQL when a database URL is given, else SQLite in the data dir. */
+export function openStore(options: OpenStoreOptions): Promise<Store> {
+  if (options.databaseUrl) {
+    return openPostgresStore(options.databaseUrl, {
+      masterKey: options.masterKeyFromEnv,
+      dedupeWindowMs: DEDUPE_WINDOW_MS,
+      log: options.log,
+    });
+  }
+  return openSqliteStore(join(options.dataDir, 'hookport.sqlite'), {
+    log: options.log,
+    dedupeWindowMs: DEDUPE_WINDOW_MS,
+  });
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { describeError, type Logger } from '../../log.js';
+import type { Store, StoreRepositories } from '../store.js';
+import { withAdvisoryLock } from './advisory-lock.js';
+import { createPostgresAlarmsRepository } from './alarms-repo.js';
+import { createPostgresAttemptsRepository } from './attempts-repo.js';
+import { createPostgresAutomationsRepository } from './automations-repo.js';
+import { createPostgresBatchStore } from './batch-store.js';
+import { withTransaction, type Queryable } from './client.js';
+import { createPostgresDeliveriesRepository } from './deliveries-repo.js';
+import { createPostgresDeliveryScans } from './delivery-scans.js';
+import { createPostgresExecutorsRepository } from './executors-repo.js';
+import { createPostgresFactoriesRepository } from './factories-repo.js';
+import { createPostgresMetricsReader } from './metrics-reader.js';
+import { migratePostgres } from './migrate.js';
+import { NotificationHub } from './notification-hub.js';
+import { openPostgresPool } from './pool.js';
+import { PostgresPeers } from './postgres-peers.js';
+import { ReplicaRegistry } from './replica-registry.js';
+import { createPostgresRetention } from './retention.js';
+import { createPostgresRunsRepository } from './runs-repo.js';
+import { PostgresSecretStore } from './secret-store.js';
+import { createPostgresSecretsRepository } from './secrets-repo.js';
+import { createPostgresSettingsRepository } from './settings-repo.js';
+import { SharedRateLimiter } from './shared-rate-limiter.js';
+import { createPostgresTokensRepository } from './tokens-repo.js';
+import { createPostgresWebhooksRepository } from './webhooks-repo.js';
+
+export interface PostgresStoreOptions {
+  /** HOOKPORT_MASTER_KEY: every replica needs the same one; it never enters the database. */
+  masterKey: string | undefined;
+  dedupeWindowMs: number;
+  log: Logger;
+  /** Unique per process (lease owner, notification origin); generated when absent. */
+  replicaId?: string;
+  /** How long a claimed run is held without renewal (30 s). */
+  leaseMs?: number;
+  /** Connections per replica (10): the database sees replicas × (pool + 1 listening). */
+  poolSize?: number;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+export const INTERRUPTED_BY_LOST_RELAY =
+  'the relay running this run stopped (its lease ended); it is not re-run automatically (Re-run it by hand)';
+
+const replicaIdOf = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+/** Every repository bound to `q`: the pool, or one transaction's client. Runs are built apart. */
+function repositoriesOn(q: Queryable): Omit<StoreRepositories, 'runs'> {
+  return {
+    factories: createPostgresFactoriesRepository(q),
+    webhooks: createPostgresWebhooksRepository(q),
+    automations: createPostgresAutomationsRepository(q),
+    deliveries: createPostgresDeliveriesRepository(q),
+    secrets: createPostgresSecretsRepository(q),
+    tokens: createPostgresTokensRepository(q),
+    settings: createPostgresSettingsRepository(q),
+    executors: createPostgresExecutorsRepository(q),
+    alarms: createPostgresAlarmsRepository(q),
+    attempts: createPostgresAttemptsRepository(q),
+    scans: createPostgresDeliveryScans(q),
+    retention: createPostgresRetention(q),
+    metrics: createPostgresMetricsReader(q),
+  };
+}
+
+/**
+ * The relay's store on PostgreSQL, shared by any number of equal replicas: migrates the database
+ * (once, whoever starts first), listens for the other replicas, and renews the leases of the
+ * runs this replica executes. Fails at once, with the reason, when the database cannot be
+ * reached or HOOKPORT_MASTER_KEY is missing.
+ */
+export async function openPostgresStore(
+  databaseUrl: string,
+  options: PostgresStoreOptions,
+): Promise<Store> {
+  const { log } = options;
+  const replicaId = options.replicaId ?? replicaIdOf();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const onError = (what: string) => (error: unknown) =>
+    log.error(`[postgres] ${what}: ${describeError(error)}`);
+  const pool = openPostgresPool(databaseUrl, {
+    max: options.poolSize,
+    onIdleError: onError('an idle connection failed'),
+  });
+  const closers: Array<() => Promise<void> | void> = [() => pool.end()];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  try {
+    const secretStore = PostgresSecretStore.fromEnvironment(pool, options.masterKey);
+    await migratePostgres(pool);
+    const hub = new NotificationHub(databaseUrl, pool, {
+      replicaId,
+      onError: onError('listening for other replicas failed'),
+    });
+    await hub.start();
+    closers.push(() => hub.stop());
+    const registry = new ReplicaRegistry(pool, hub, {
+      replicaId,
+      onError: onError('keeping in step with other replicas failed'),
+    });
+    await registry.start(Date.now());
+    closers.push(() => registry.stop());
+    const peers = new PostgresPeers(hub, registry, onError('notifying other replicas failed'));
+
+    const { runs, leases } = createPostgresRunsRepository(pool, { replicaId, leaseMs });
+    leases.start({
+      onLost: (runId) => peers.runLost(runId),
+      onError: onError('renewing run leases failed'),
+    });
+    closers.push(() => leases.stop());
+    // A replica that died leaves its running runs to whoever sees their lease end first.
+    const sweep = setInterval(() => {
+      runs
+        .interruptRunning(() => INTERRUPTED_BY_LOST_RELAY, Date.now())
+        .then((ended) =>
+          peers.publishToAll(
+            'runs',
+            ended.map((run) => run.id),
+          ),
+        )
+        .catch(onError('ending the runs of a stopped replica failed'));
+    }, leaseMs / 2);
+    sweep.unref();
+    closers.push(() => clearInterval(sweep));
+
+    const limiters: SharedRateLimiter[] = [];
+    closers.push(async () => {
+      await Promise.all(limiters.map((limiter) => limiter.close()));
+    });
+
+    return {
+      kind: 'postgres',
+      ...repositoriesOn(pool),
+      runs,
+      batchStore: createPostgresBatchStore(pool, { dedupeWindowMs: options.dedupeWindowMs }),
+      transaction: (fn) =>
+        withTransaction(pool, (client) =>
+          fn({
+            ...repositoriesOn(client),
+            runs: createPostgresRunsRepository(client, { replicaId, leaseMs }).runs,
+          }),
+        ),
+      rateGate: (scope, limit, windowMs) => {
+        const limiter = new SharedRateLimiter(pool, {
+          scope,
+          limit,
+          windowMs,
+          onError: onError(`giving back ${scope} slots failed`),
+        });
+        limiters.push(limiter);
+        return limiter;
+      },
+      secretStore,
+      exclusively: async (job, fn) => {
+        const outcome = await withAdvisoryLock(pool, job, fn);
+        return outcome.ran ? outcome : { ran: false };
+      },
+      peers,
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+}
