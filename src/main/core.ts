@@ -168,6 +168,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       file: dbFile,
       options: { dedupeWindowMs: DEDUPE_WINDOW_MS },
       log,
+      idleCloseMs: config.writerIdleCloseMs,
     });
   } catch (error) {
     db.close();

@@ -143,11 +143,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
 
   private running(): Promise<Worker> {
     if (this.worker) return this.worker;
-    if (Date.now() < this.retryAt) {
-      return Promise.reject(
-        new Error(`the SQLite writer thread cannot start: ${this.lastStartError?.message ?? ''}`),
-      );
-    }
+    // The same answer as the failed start's until the backoff ends.
+    if (Date.now() < this.retryAt && this.lastStartError)
+      return Promise.reject(this.lastStartError);
     const worker = this.spawn();
     this.worker = worker;
     const forget = (): void => {
@@ -178,7 +176,15 @@ export class SqliteWriterThread implements DeliveryBatchStore {
           this.idle();
           return resolve(worker);
         }
-        if (message.type === 'open-failed') return reject(fromThreadError(message.error));
+        if (message.type === 'open-failed') {
+          // Which file: a data dir removed under a running relay shows here, not elsewhere.
+          const why = fromThreadError(message.error);
+          const error = new Error(
+            `the SQLite writer thread cannot open ${this.config.file}: ${why.message}`,
+            { cause: why },
+          );
+          return reject(error);
+        }
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);

@@ -1,0 +1,62 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
+
+/**
+ * Issue 15: the relay closes its SQLite writer thread after a quiet spell (30 s; here 50 ms) and
+ * starts another for the next delivery. A sender after the quiet spell gets its 202 only once
+ * its delivery is on disk, as before it; if the data dir itself is gone by then (something
+ * removed it under the running relay), the sender is told to retry and the log says where.
+ */
+describe('the writer thread after an idle close', () => {
+  let relay: TestRelay;
+  beforeEach(async () => {
+    relay = await startTestRelay({ writerIdleCloseMs: 50 });
+  });
+  afterEach(() => relay.stop());
+
+  const storedIds = (): string[] => {
+    // A connection of its own: what is in the file, not what the relay holds in memory.
+    const db = new Database(join(relay.dataDir, 'hookport.sqlite'), { readonly: true });
+    try {
+      return db
+        .prepare<[], { id: string }>(
+          "SELECT id FROM deliveries WHERE label = 'Accepted' ORDER BY id",
+        )
+        .all()
+        .map((r) => r.id);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('starts a new thread for the next delivery, which is committed before its 202', async () => {
+    const { secret, ingressUrl } = await relay.createWebhook({ name: 'quiet-then-busy' });
+    const before = await postDelivery(ingressUrl, '{"n":1}', bearer(secret));
+    expect(before.status).toBe(202);
+    await waitFor(() => !relay.core.writerThread.awake, 'the idle writer thread to close');
+
+    const after = await postDelivery(ingressUrl, '{"n":2}', bearer(secret));
+    expect(after.status).toBe(202);
+    expect(relay.core.writerThread.awake).toBe(true);
+    expect(storedIds()).toEqual([before.body.delivery_id, after.body.delivery_id].sort());
+    expect(relay.logs.filter((line) => line.includes('[store]'))).toEqual([]);
+  });
+
+  it('answers 503 with Retry-After, naming the file, when its data dir was removed meanwhile', async () => {
+    const { secret, ingressUrl } = await relay.createWebhook({ name: 'dir-removed' });
+    expect((await postDelivery(ingressUrl, '{"n":1}', bearer(secret))).status).toBe(202);
+    await waitFor(() => !relay.core.writerThread.awake, 'the idle writer thread to close');
+    rmSync(relay.dataDir, { recursive: true, force: true });
+
+    const refused = await postDelivery(ingressUrl, '{"n":2}', bearer(secret));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(relay.logs).toContainEqual(
+      `[store] a delivery batch failed to commit: Error: the SQLite writer thread cannot open ${join(relay.dataDir, 'hookport.sqlite')}: Cannot open database because the directory does not exist`,
+    );
+  });
+});
