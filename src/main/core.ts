@@ -46,7 +46,6 @@ import { createExecutorsRepository } from './store/executors-repo.js';
 import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
 import { createMetricsReader } from './store/metrics-reader.js';
 import { createRetention } from './store/retention.js';
-import { createSearchIndex, SearchIndexer } from './store/search-index.js';
 import { createRunsRepository } from './store/runs-repo.js';
 import { createSecretsRepository } from './store/secrets-repo.js';
 import { createSettingsRepository } from './store/settings-repo.js';
@@ -156,12 +155,9 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     alarms: () => alarms.active(),
     now,
   });
-  const searchIndexer = new SearchIndexer(createSearchIndex(db), (error) =>
-    log.error(`[search] indexing failed: ${describeError(error)}`),
-  );
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
-  // while a batch is written and fsynced.
+  // while a batch is written and fsynced. The search indexer runs there too, between batches.
   let writerThread: SqliteWriterThread;
   try {
     writerThread = await SqliteWriterThread.start({
@@ -182,7 +178,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
       onCommit: (committed) => {
-        searchIndexer.markBusy();
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
@@ -295,7 +290,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   dispatcher.start();
-  searchIndexer.start();
   alarms.start();
   definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
@@ -344,7 +338,6 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
-        searchIndexer.stop();
         alarms.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);

@@ -50,7 +50,8 @@ interface Waiting {
 
 /**
  * A `DeliveryBatchStore` that commits on a worker thread with its own SQLite connection, so the
- * transaction and its fsync leave the main thread to parse and verify the next requests. A
+ * transaction and its fsync leave the main thread to parse and verify the next requests; the
+ * search indexer runs there too, between batches. A
  * thread that dies fails the batches it held (their senders get 503, never a 202) and is
  * replaced at the next commit; an idle one is closed until needed. (Never `worker.terminate()`
  * it: a thread ended inside a better-sqlite3 call aborts the whole process.)
@@ -68,6 +69,8 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   /** Threads asked to close (idle, or at shutdown): their exit is no accident. */
   private readonly ending = new WeakSet<Worker>();
   private retiring: Promise<void> | null = null;
+  /** The thread's search indexer still has entries queued: the thread is not idle yet. */
+  private indexing = false;
 
   private constructor(private readonly config: WriterThreadConfig) {}
 
@@ -125,7 +128,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       this.idleTimer = null;
       const worker = this.worker;
       if (!worker || this.waiting.size > 0) return;
+      if (this.indexing) return this.idle();
       this.worker = null;
+      this.indexing = false;
       this.retiring = worker.then(
         (w) => this.end(w),
         () => undefined,
@@ -184,6 +189,14 @@ export class SqliteWriterThread implements DeliveryBatchStore {
             { cause: why },
           );
           return reject(error);
+        }
+        if (message.type === 'indexed') {
+          this.indexing = message.more;
+          return;
+        }
+        if (message.type === 'index-failed') {
+          const error = fromThreadError(message.error);
+          return this.config.log.error(`[search] indexing failed: ${describeError(error)}`);
         }
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);

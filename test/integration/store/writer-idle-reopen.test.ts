@@ -2,7 +2,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSearchIndex } from '../../../src/main/store/search-index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { seedLog } from '../../support/seed-log.js';
 import { waitFor } from '../../support/wait.js';
 
 /**
@@ -44,6 +46,22 @@ describe('the writer thread after an idle close', () => {
     expect(relay.core.writerThread.awake).toBe(true);
     expect(storedIds()).toEqual([before.body.delivery_id, after.body.delivery_id].sort());
     expect(relay.logs.filter((line) => line.includes('[store]'))).toEqual([]);
+  });
+
+  it('indexes the search queue in the background, and stays up until it is empty', async () => {
+    const { secret, ingressUrl, webhook } = await relay.createWebhook({ name: 'backlog' });
+    // A backlog that takes the thread far longer than its 50 ms idle close to index.
+    seedLog(relay.core.db, webhook.uid, 5_000);
+    const index = createSearchIndex(relay.core.db);
+    expect(index.pending()).toBe(5_000);
+    expect((await postDelivery(ingressUrl, '{"n":"wake"}', bearer(secret))).status).toBe(202);
+
+    await waitFor(() => index.pending() === 0, 'the queue to be indexed', { timeoutMs: 60_000 });
+    await waitFor(() => !relay.core.writerThread.awake, 'the thread to close once done');
+    const indexed = relay.core.db
+      .prepare<[], { n: number }>('SELECT count(*) AS n FROM delivery_search')
+      .get()!.n;
+    expect(indexed).toBe(5_001);
   });
 
   it('answers 503 with Retry-After, naming the file, when its data dir was removed meanwhile', async () => {
