@@ -122,8 +122,7 @@ function formatRow(row: Row): string {
     Math.round(result.requestsPerSecond).toLocaleString('en-US').padStart(9),
     String(result.p50).padStart(7),
     String(result.p99).padStart(7),
-    `  ${statuses(result)}`,
-    invalid(row) ? ` INVALID: answers other than ${row.expect.join(' or ')}` : '',
+    `  ${statuses(result)}${invalid(row) ? `  INVALID: answers other than ${row.expect.join(' or ')}` : ''}`,
   ].join(' ');
 }
 

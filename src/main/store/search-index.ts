@@ -11,7 +11,7 @@ const BUSY_BUDGET_MS = 2;
 const BEHIND_TICKS = 100;
 const BEHIND_BUDGET_MS = 5;
 /** When the ingress has been quiet since the last tick. */
-const IDLE_BUDGET_MS = 10;
+const IDLE_BUDGET_MS = 20;
 const TICK_MS = 50;
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
