@@ -201,6 +201,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
+    storeKind: 'sqlite',
     now,
     log,
     refusals,
@@ -275,6 +276,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         uiDir: config.uiDir ?? null,
         metrics,
         port: () => adminPort,
+        storeKind: 'sqlite',
         log,
       })
     : null;

@@ -10,6 +10,7 @@ import { EventStreams } from './event-stream.js';
 import { loopbackGuard } from './guard.js';
 import { mountContractRoutes } from './http-transport.js';
 import { staticUi } from './static-ui.js';
+import type { StoreKind } from '../store/store.js';
 
 export const SESSION_COOKIE = 'hookport_session';
 const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
@@ -24,6 +25,8 @@ export interface AdminDeps {
   metrics: { contentType: string; text(): Promise<string> };
   /** The port this app is bound to, for the Host check; known once the listener is up. */
   port: () => number;
+  /** Which store the relay runs on, for the health check. */
+  storeKind: StoreKind;
   log: Logger;
 }
 
@@ -132,7 +135,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
 
   const router = new Router();
   router.get('/healthz', (ctx) => {
-    ctx.body = { ok: true };
+    ctx.body = { ok: true, store: deps.storeKind };
   });
   router.get('/login', (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
@@ -165,7 +168,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     const session = ctx.cookies.get(SESSION_COOKIE);
     if (session) deps.auth.endSession(session);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
-    ctx.body = { ok: true };
+    ctx.body = { ok: true, store: deps.storeKind };
   });
   router.get('/api/events', (ctx) => {
     authenticate(ctx);

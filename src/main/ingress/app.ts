@@ -9,12 +9,13 @@ import { MAX_BODY_BYTES } from './limits.js';
 import {
   abandon,
   noteRefusal,
-  refuseTooMany,
+  refuseRate,
   rejectAuth,
   rejectTooLarge,
   rejectWithLog,
 } from './refusals.js';
 import { replyError, replyJson } from './reply.js';
+import type { Verification } from './schemes/scheme.js';
 import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
@@ -60,7 +61,7 @@ function answerHealthCheck(deps: IngressDeps, req: IncomingMessage, res: Attempt
     noteRefusal(req, deps, 405, 'health check with a method but GET or HEAD', null);
     return replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
   }
-  replyJson(res, 200, { ok: true });
+  replyJson(res, 200, { ok: true, store: deps.storeKind });
 }
 
 /** PRODUCT §3 steps 3–9: the body with its limit, then the steps over it, then the commit. */
@@ -68,7 +69,13 @@ async function receive(attempt: Attempt): Promise<void> {
   const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
   if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
-  const item = acceptable(attempt, read.body);
+  const verified = verify(attempt, read.body);
+  if (!verified.ok) return rejectAuth(attempt, verified.reason, read.body.length, read.body);
+  if (!attempt.rateCounted) {
+    const wait = await attempt.deps.rateLimiter.take(attempt.webhook.uid, attempt.receivedAt);
+    if (wait > 0) return refuseRate(attempt, wait);
+  }
+  const item = acceptable(attempt, read.body, verified.deliveryId);
   if (!item) return;
   const { deps, webhook } = attempt;
   const outcome = await deps.writer.accept(item);
@@ -85,45 +92,33 @@ async function receive(attempt: Attempt): Promise<void> {
   replyJson(attempt.res, 202, { delivery_id: item.id });
 }
 
-/**
- * Signature, budgets, JSON, identity and the runs to queue: what to commit, or null once refused.
- * Synchronous on purpose: the parsed payload is garbage before the commit is awaited, so requests
- * waiting for their commit do not keep (and promote) a parsed copy of every body.
- */
-function acceptable(attempt: Attempt, body: Buffer): AcceptItem | null {
+/** Step 4 for signature webhooks: the provider's delivery ID when the signature holds. */
+function verify(attempt: Attempt, body: Buffer): Verification {
   const { req, deps, webhook } = attempt;
-  let providerDeliveryId: string | null = null;
-  if (webhook.authMode === 'signature') {
-    const verdict =
-      attempt.secret === undefined || webhook.signatureScheme === null
-        ? ({
-            ok: false,
-            reason: 'the webhook signing secret is missing from the secret store',
-          } as const)
-        : deps.schemes(webhook.signatureScheme).verify({
-            headers: req.headersDistinct,
-            body,
-            secret: attempt.secret,
-            now: attempt.receivedAt,
-            options: webhook.signatureOptions,
-          });
-    if (!verdict.ok) {
-      rejectAuth(attempt, verdict.reason, body.length, body);
-      return null;
-    }
-    providerDeliveryId = verdict.deliveryId;
+  if (webhook.authMode !== 'signature') return { ok: true, deliveryId: null };
+  if (attempt.secret === undefined || webhook.signatureScheme === null) {
+    return { ok: false, reason: 'the webhook signing secret is missing from the secret store' };
   }
+  return deps.schemes(webhook.signatureScheme).verify({
+    headers: req.headersDistinct,
+    body,
+    secret: attempt.secret,
+    now: attempt.receivedAt,
+    options: webhook.signatureOptions,
+  });
+}
 
-  if (!attempt.rateCounted) {
-    const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
-    if (wait > 0) {
-      const limit = deps.rateLimiter.limit;
-      const message = `More than ${limit} deliveries in a minute.`;
-      refuseTooMany(attempt, 'delivery rate limit', message, wait);
-      return null;
-    }
-  }
-
+/**
+ * JSON, identity and the runs to queue: what to commit, or null once refused. Synchronous on
+ * purpose: the parsed payload is garbage before the commit is awaited, so requests waiting for
+ * their commit do not keep (and promote) a parsed copy of every body.
+ */
+function acceptable(
+  attempt: Attempt,
+  body: Buffer,
+  providerDeliveryId: string | null,
+): AcceptItem | null {
+  const { req, deps, webhook } = attempt;
   const parsed = parseJsonBody(body);
   if (!parsed.ok) {
     const reason = parsed.reason;

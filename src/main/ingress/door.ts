@@ -3,7 +3,7 @@ import type { Handler } from '../http/listener.js';
 import { createIngressApp } from './app.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
-import { declaredSize, noteRefusal, refuseTooMany, rejectAuth } from './refusals.js';
+import { afterGate, declaredSize, noteRefusal, refuseRate, rejectAuth } from './refusals.js';
 import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
@@ -42,15 +42,24 @@ export function createIngressHandler(deps: IngressDeps): Handler {
   const passOn = app.callback();
   return (req, res) => {
     if (isHealthCheck(req.url ?? '/')) return passOn(req, res);
+    const pass = (attempt: Attempt | null): Promise<void> | void => {
+      if (attempt === null) return;
+      admitted.set(req, attempt);
+      return passOn(req, res);
+    };
     const attempt = admit(req, res, deps);
-    if (attempt === null) return;
-    admitted.set(req, attempt);
-    return passOn(req, res);
+    // A shared limit may answer after a round trip; the request waits unread meanwhile.
+    if (attempt instanceof Promise) return attempt.then(pass);
+    return pass(attempt);
   };
 }
 
 /** The steps before the body (PRODUCT §3 1–2, and 6 where 3–5 cannot apply); null once answered. */
-function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): Attempt | null {
+function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: IngressDeps,
+): Attempt | null | Promise<Attempt | null> {
   const client = clientAddress(req, deps.trustProxy);
   const at = deps.now();
   const notFound = (reason: string, webhookUid: string | null): null => {
@@ -97,24 +106,19 @@ function admit(req: IncomingMessage, res: ServerResponse, deps: IngressDeps): At
         ? checkBearerToken(headerLines(req, 'authorization'), attempt.secret)
         : checkUrlToken(target.token, attempt.secret);
   if (failure) {
-    rejectAuth(attempt, failure, declaredSize(req), null);
-    return null;
+    const refused = rejectAuth(attempt, failure, declaredSize(req), null);
+    return refused instanceof Promise ? refused.then(() => null) : null;
   }
   // A declared length within the limit rules out 413, so the rate (step 6) is next: counted now,
   // a spent rate is refused without reading a body that would be dropped anyway.
-  if (req.headers['transfer-encoding'] === undefined && declaredSize(req) <= MAX_BODY_BYTES) {
-    attempt.rateCounted = true;
-    const wait = deps.rateLimiter.take(webhook.uid, attempt.receivedAt);
-    if (wait > 0) {
-      const limit = deps.rateLimiter.limit;
-      refuseTooMany(
-        attempt,
-        'delivery rate limit',
-        `More than ${limit} deliveries in a minute.`,
-        wait,
-      );
-      return null;
-    }
+  if (req.headers['transfer-encoding'] !== undefined || declaredSize(req) > MAX_BODY_BYTES) {
+    return attempt;
   }
-  return attempt;
+  attempt.rateCounted = true;
+  let passed: Attempt | null = null;
+  const gated = afterGate(attempt, deps.rateLimiter, webhook.uid, at, (wait) => {
+    if (wait === 0) passed = attempt;
+    else refuseRate(attempt, wait);
+  });
+  return gated instanceof Promise ? gated.then(() => passed) : passed;
 }

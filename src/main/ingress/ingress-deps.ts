@@ -3,10 +3,11 @@ import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
+import type { StoreKind } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { SignatureScheme } from './schemes/scheme.js';
-import type { SlidingWindowLimiter } from './sliding-window.js';
+import type { RateGate } from './rate-gate.js';
 import type { IngressTarget } from './steps/match-path.js';
 
 /** What a delivery's triggers see besides its payload: its headers and event type (§13). */
@@ -31,8 +32,12 @@ export interface IngressDeps {
   schemes: (name: NonNullable<WebhookRecord['signatureScheme']>) => SignatureScheme;
   writer: Pick<DeliveryWriter, 'accept' | 'reject'>;
   planRuns: RunPlanner;
-  rateLimiter: SlidingWindowLimiter;
-  failedAuth: SlidingWindowLimiter;
+  /** The 60/min per webhook: in memory on SQLite, shared through the database on PostgreSQL. */
+  rateLimiter: RateGate;
+  /** The failed-authentication budget per (webhook, address); shared the same way. */
+  failedAuth: RateGate;
+  /** Which store the relay runs on, for the health check. */
+  storeKind: StoreKind;
   trustProxy: boolean;
   now: () => number;
   log: Logger;

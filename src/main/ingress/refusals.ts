@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { newDeliveryId } from '../ids.js';
+import { describeError } from '../log.js';
 import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
 import type { Attempt, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
+import type { RateGate } from './rate-gate.js';
 import type { RefusalStatus } from './refusal-tally.js';
 import { replyError } from './reply.js';
 import { clientAddress } from './steps/client-address.js';
@@ -17,30 +19,65 @@ export function declaredSize(req: IncomingMessage): number {
   return Number.isSafeInteger(declared) ? declared : 0;
 }
 
-/** A failed credential is logged until the (webhook, address) budget is spent; then 429, unlogged. */
+/**
+ * A failed credential is logged until the (webhook, address) budget is spent; then 429, unlogged.
+ * One `take` decides and counts, so two replicas sharing the budget cannot both spend its last
+ * slot; on PostgreSQL it may be a round trip, hence the Promise.
+ */
 export function rejectAuth(
   attempt: Attempt,
   reason: string,
   size: number,
   body: Buffer | null,
-): void {
+): void | Promise<void> {
   const { deps, webhook, client, receivedAt } = attempt;
-  const key = `${webhook.uid} ${client}`;
-  const wait = deps.failedAuth.retryAfter(key, receivedAt);
-  // The body may still be arriving; it is not wanted, so the connection is not kept.
-  const close = { Connection: 'close' };
-  if (wait > 0) {
-    return refuseTooMany(
-      attempt,
-      'failed-authentication budget spent',
-      'Too many failed authentication attempts.',
-      wait,
-      close,
-    );
-  }
+  return afterGate(attempt, deps.failedAuth, `${webhook.uid} ${client}`, receivedAt, (wait) => {
+    // The body may still be arriving; it is not wanted, so the connection is not kept.
+    const close = { Connection: 'close' };
+    if (wait > 0) {
+      return refuseTooMany(
+        attempt,
+        'failed-authentication budget spent',
+        'Too many failed authentication attempts.',
+        wait,
+        close,
+      );
+    }
+    rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
+  });
+}
 
-  deps.failedAuth.record(key, receivedAt);
-  rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
+/**
+ * Takes a slot of `gate` and goes on with the wait it answered: at once when the gate answers at
+ * once (the in-memory limits), after the round trip when it cannot (the shared limits). A gate
+ * that fails (the database is unreachable) is a 503 the sender retries, never a 202 past a limit.
+ */
+export function afterGate(
+  attempt: Attempt,
+  gate: RateGate,
+  key: string,
+  now: number,
+  then: (wait: number) => void,
+): void | Promise<void> {
+  const wait = gate.take(key, now);
+  if (typeof wait === 'number') return then(wait);
+  return wait.then(then, (error: unknown) => unavailable(attempt, error));
+}
+
+/** 503 with Retry-After: the relay could not do its part now; nothing was recorded. */
+export function unavailable(attempt: Attempt, error: unknown): void {
+  attempt.deps.log.error(`[ingress] a shared limit could not be read: ${describeError(error)}`);
+  if (attempt.res.headersSent) return;
+  replyError(
+    attempt.res,
+    503,
+    'unavailable',
+    'The relay could not record this delivery. Retry later.',
+    {
+      'Retry-After': '5',
+      Connection: 'close',
+    },
+  );
 }
 
 export function rejectTooLarge(attempt: Attempt, size: number): void {
@@ -145,6 +182,12 @@ export function refuseTooMany(
     ...headers,
     'Retry-After': String(wait),
   });
+}
+
+/** 429 for the webhook's delivery rate (step 6). */
+export function refuseRate(attempt: Attempt, wait: number): void {
+  const limit = attempt.deps.rateLimiter.limit;
+  refuseTooMany(attempt, 'delivery rate limit', `More than ${limit} deliveries in a minute.`, wait);
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */

@@ -6,12 +6,14 @@ import { up as sqliteLogSearchAndAlarms } from './migrations/004-log-search-and-
 import { up as sqliteForwarding } from './migrations/005-forwarding.js';
 import { up as sqliteRunProcesses } from './migrations/006-run-processes.js';
 import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
+import { up as sqliteReplicas } from './migrations/009-replicas.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
 import { logSearchAndAlarms as postgresLogSearchAndAlarms } from './postgres/migrations/004-log-search-and-alarms.js';
 import { forwarding as postgresForwarding } from './postgres/migrations/005-forwarding.js';
 import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-run-processes.js';
+import { replicas as postgresReplicas } from './postgres/migrations/009-replicas.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -73,4 +75,5 @@ export const schemaVersions: readonly SchemaVersion[] = [
     // A SQLite storage choice (one B-tree per entry); PostgreSQL's table already has one.
     postgres: '',
   },
+  { version: 9, name: 'replicas', sqlite: sqliteReplicas, postgres: postgresReplicas },
 ];

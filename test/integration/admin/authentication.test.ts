@@ -44,6 +44,6 @@ describe('admin API authentication', () => {
   it('serves /healthz without a credential', async () => {
     const response = await fetch(`${relay.adminUrl}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true, store: 'sqlite' });
   });
 });

@@ -64,7 +64,7 @@ describe('the two listeners', () => {
 
   it('answers /healthz on both', async () => {
     for (const base of [relay.ingressUrl, relay.adminUrl]) {
-      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true, store: 'sqlite' });
     }
   });
 });

@@ -100,7 +100,7 @@ describe("README's quick start in a clean clone, without GitHub's downloads", ()
       const admin = /Admin\s+(http:\/\/\S+)/.exec(output)![1]!;
       const health = await fetch(`${ingress}/healthz`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ ok: true });
+      expect(await health.json()).toEqual({ ok: true, store: 'sqlite' });
 
       const token = readFileSync(join(work, 'data', 'admin-token'), 'utf8').trim();
       const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {

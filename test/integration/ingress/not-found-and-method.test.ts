@@ -40,7 +40,7 @@ describe('requests that are not deliveries', () => {
     for (const path of ['/healthz', '/healthz?probe=1']) {
       const response = await fetch(`${relay.ingressUrl}${path}`);
       expect(response.status, path).toBe(200);
-      expect(await response.json()).toEqual({ ok: true });
+      expect(await response.json()).toEqual({ ok: true, store: 'sqlite' });
     }
     expect((await fetch(`${relay.ingressUrl}/healthzz`)).status).toBe(404);
   });

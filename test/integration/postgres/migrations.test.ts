@@ -12,7 +12,8 @@ const postgres = usePostgres();
 /** What replicas share beyond SQLite's schema; anything else PostgreSQL has, SQLite must have. */
 const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
 
-const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'secret_values'];
+/** Replicas exist only on PostgreSQL (one SQLite file has one relay). */
+const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'replicas', 'secret_values'];
 const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
 const POSTGRES_ONLY_INDEXES = ['runs_leases', 'rate_grants_by_key', 'rate_grants_by_age'];
 /** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
