@@ -89,6 +89,12 @@ export class SearchIndexer {
   private busy = false;
   private behind = 0;
   private timer: NodeJS.Timeout | null = null;
+  /**
+   * A slice indexes at least one entry, and a 64 KB payload takes several busy budgets: while
+   * deliveries arrive, such a slice is paid for by skipping ticks, so that the index never takes
+   * more of the writer thread than its budget's share of each tick.
+   */
+  private restUntil = 0;
 
   constructor(
     private readonly index: SearchIndex,
@@ -106,6 +112,8 @@ export class SearchIndexer {
   }
 
   tick(): void {
+    const started = performance.now();
+    if (this.busy && started < this.restUntil) return;
     const budget = !this.busy
       ? IDLE_BUDGET_MS
       : this.behind >= BEHIND_TICKS
@@ -114,6 +122,8 @@ export class SearchIndexer {
     this.busy = false;
     try {
       const run = this.index.indexSome(budget);
+      const spent = performance.now() - started;
+      this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
       this.behind = run.more ? this.behind + 1 : 0;
       this.onSlice(run);
     } catch (error) {
