@@ -10,6 +10,7 @@
  */
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
+import { sqliteDbOf } from '../src/main/store/sqlite-store.js';
 
 export interface BenchRelayInfo {
   ingressUrl: string;
@@ -32,8 +33,8 @@ const core = await startCore({
   log: consoleLogger,
   limits: limitsArg === 'default' ? {} : { deliveriesPerMinute: 1e9, webhooksPerFactory: 1000 },
 });
-if (searchArg === 'no-search') core.db.exec('DROP TRIGGER deliveries_search_queue');
-const pendingStatement = core.db.prepare<[], { n: number }>(
+if (searchArg === 'no-search') sqliteDbOf(core.store).exec('DROP TRIGGER deliveries_search_queue');
+const pendingStatement = sqliteDbOf(core.store).prepare<[], { n: number }>(
   'SELECT count(*) AS n FROM delivery_search_pending',
 );
 const countPending = (): number => pendingStatement.get()!.n;

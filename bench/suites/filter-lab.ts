@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startBenchCore } from '../bench-core.js';
 import type { BenchSuite } from './index.js';
 import { pullRequestPayload, TEN_KEY_FILTER } from './filter-fixtures.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
 
 const STORED = 1_000;
 const ROUNDS = 7;
@@ -50,7 +51,7 @@ export const filterLabSuite: BenchSuite = {
           payload: { ...TEN_KEY_FILTER, action: 'opened' },
         },
       };
-      const db = new Database(join(bench.core.db.name), { readonly: true });
+      const db = new Database(join(sqliteDbOf(bench.core.store).name), { readonly: true });
       const read = db.prepare<[string, number], { body: Buffer }>(`
         SELECT p.body FROM deliveries d JOIN payloads p ON p.delivery_id = d.id
         WHERE d.webhook_uid = ? AND d.label = 'Accepted' ORDER BY d.id DESC LIMIT ?`);

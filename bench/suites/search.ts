@@ -16,6 +16,7 @@ import { seedLog } from '../../test/support/seed-log.js';
 import { startBenchCore } from '../bench-core.js';
 import { payloadSize, realisticPayload, SeededRandom } from '../search-payloads.js';
 import type { BenchSuite } from './index.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
 
 const COUNT = 100_000;
 const LATE = 2_000;
@@ -45,7 +46,7 @@ async function run(): Promise<void> {
     let payloadBytes = 0;
     const start = Date.now() - (COUNT + LATE) * 1000;
     const seeding = performance.now();
-    seedLog(core.db, webhook.uid, COUNT, {
+    seedLog(sqliteDbOf(core.store), webhook.uid, COUNT, {
       atOf: (i) => start + i * 1000,
       bodyOf: (i) => {
         const body = realisticPayload(random, payloadSize(random), orderOf(i));
@@ -55,11 +56,11 @@ async function run(): Promise<void> {
     });
     const seededMs = performance.now() - seeding;
 
-    const index = createSearchIndex(core.db);
+    const index = createSearchIndex(sqliteDbOf(core.store));
     const indexing = performance.now();
     while (index.pending() > 0) index.indexSome(5_000);
     const indexedMs = performance.now() - indexing;
-    const sizes = core.db
+    const sizes = sqliteDbOf(core.store)
       .prepare<[], { name: string; bytes: number }>(
         `SELECT CASE WHEN name LIKE 'delivery_search%' THEN 'index' ELSE name END AS name,
                 sum(pgsize) AS bytes FROM dbstat GROUP BY 1`,
@@ -99,11 +100,11 @@ async function run(): Promise<void> {
     }
 
     // 2,000 more arrive; a search answered before the indexer runs scans them directly.
-    const late = seedLog(core.db, webhook.uid, LATE, {
+    const late = seedLog(sqliteDbOf(core.store), webhook.uid, LATE, {
       atOf: (i) => start + (COUNT + i) * 1000,
       bodyOf: (i) => realisticPayload(random, payloadSize(random), 900_000 + i),
     });
-    const repo = createDeliveriesRepository(core.db);
+    const repo = createDeliveriesRepository(sqliteDbOf(core.store));
     const pendingNow = index.pending();
     const scanning = performance.now();
     const lateHit = repo.page(webhook.uid, PAGE, null, { q: 'order_900002' });

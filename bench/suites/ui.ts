@@ -11,6 +11,7 @@ import { startBenchCore } from '../bench-core.js';
 import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import type { BenchSuite } from './index.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
 
 const ROUNDS = 7;
 const LARGE_LOG = 100_000;
@@ -104,9 +105,9 @@ export const uiSuite: BenchSuite = {
       const small = await bench.post<Created>('/api/webhooks', { name: 'small-log' });
       const large = await bench.post<Created>('/api/webhooks', { name: 'large-log' });
       const bodies = await bench.post<Created>('/api/webhooks', { name: 'bodies' });
-      seedLog(core.db, small.webhook.uid, SMALL_LOG);
+      seedLog(sqliteDbOf(core.store), small.webhook.uid, SMALL_LOG);
       const seeding = process.hrtime.bigint();
-      seedLog(core.db, large.webhook.uid, LARGE_LOG);
+      seedLog(sqliteDbOf(core.store), large.webhook.uid, LARGE_LOG);
       const seededMs = Number(process.hrtime.bigint() - seeding) / 1e6;
       const kb1 = await deliver(bodies, payloadOf(1024));
       const kb256 = await deliver(bodies, payloadOf(262_144));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from './log.js';
 import type { ProbeRunner } from './secrets/keychain-probe.js';
 import type { SecretStore } from './secrets/secret-store.js';
+import type { Store } from './store/store.js';
 
 export interface CoreConfig {
   dataDir: string;
@@ -35,6 +36,11 @@ export interface CoreConfig {
   writerIdleCloseMs?: number;
   log?: Logger;
   now?: () => number;
+  /**
+   * Opens the store the relay keeps everything in; the relay closes it when it stops. Default:
+   * the SQLite file `hookport.sqlite` in the data dir (`openSqliteStore`).
+   */
+  openStore?: (context: { dataDir: string; log: Logger }) => Promise<Store>;
 }
 
 export const DEFAULT_INGRESS_PORT = 8787;

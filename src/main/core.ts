@@ -34,31 +34,17 @@ import { createManagementService, type ServiceHandlers } from './service/index.j
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
-import { createAlarmsRepository } from './store/alarms-repo.js';
-import { createAttemptsRepository } from './store/attempts-repo.js';
-import { createAutomationsRepository } from './store/automations-repo.js';
-import { openDatabase, type Db } from './store/db.js';
-import { createDeliveriesRepository } from './store/deliveries-repo.js';
-import { createDeliveryScans } from './store/delivery-scans.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
-import { SqliteWriterThread } from './store/sqlite-writer-thread.js';
-import { createExecutorsRepository } from './store/executors-repo.js';
-import { DEFAULT_FACTORY_ID, createFactoriesRepository } from './store/factories-repo.js';
-import { createMetricsReader } from './store/metrics-reader.js';
-import { createRetention } from './store/retention.js';
-import { createRunsRepository } from './store/runs-repo.js';
-import { createSecretsRepository } from './store/secrets-repo.js';
-import { createSettingsRepository } from './store/settings-repo.js';
-import { createTokensRepository } from './store/tokens-repo.js';
-import { createWebhooksRepository } from './store/webhooks-repo.js';
+import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
+import { openSqliteStore } from './store/sqlite-store.js';
+import type { Store } from './store/store.js';
 
 const HOUR_MS = 60 * 60_000;
 
 export interface Core {
   version: string;
-  db: Db;
-  /** Where accepted deliveries are committed (the writer thread's own connection to `db`'s file). */
-  writerThread: SqliteWriterThread;
+  /** Everything the relay keeps (SQLite unless `CoreConfig.openStore` chose another). */
+  store: Store;
   service: ServiceHandlers;
   events: EventBus;
   secrets: TeamSecrets;
@@ -87,59 +73,88 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? Date.now;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 
-  const dbFile = join(config.dataDir, 'hookport.sqlite');
-  const db = openDatabase(dbFile);
-  const factories = createFactoriesRepository(db);
-  factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
-  const webhooks = createWebhooksRepository(db);
-  const deliveries = createDeliveriesRepository(db);
-  const tokens = createTokensRepository(db);
-  const automations = createAutomationsRepository(db);
-  const settings = new RelaySettings(createSettingsRepository(db));
-  if (config.publicUrl) settings.publicUrl = config.publicUrl.replace(/\/+$/, '');
+  const store = await (config.openStore ?? openDefaultStore)({
+    dataDir: config.dataDir,
+    log,
+    writerIdleCloseMs: config.writerIdleCloseMs,
+  });
+  try {
+    return await startOn(store, config, log, now);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
 
-  const secretsRepo = createSecretsRepository(db);
-  const store =
+function openDefaultStore({
+  dataDir,
+  log,
+  writerIdleCloseMs,
+}: {
+  dataDir: string;
+  log: Logger;
+  writerIdleCloseMs?: number;
+}): Promise<Store> {
+  return openSqliteStore(join(dataDir, 'hookport.sqlite'), {
+    log,
+    dedupeWindowMs: DEDUPE_WINDOW_MS,
+    writerIdleCloseMs,
+  });
+}
+
+async function startOn(
+  store: Store,
+  config: CoreConfig,
+  log: Logger,
+  now: () => number,
+): Promise<Core> {
+  await store.factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
+  const settings = await RelaySettings.load(store.settings);
+  if (config.publicUrl) await settings.setPublicUrl(config.publicUrl.replace(/\/+$/, ''));
+
+  const secretStore =
     config.secretStore ??
     (await chooseSecretStore({
       dataDir: config.dataDir,
       masterKeyFromEnv: config.masterKeyFromEnv,
       forced: config.secretBackend,
-      remembered: secretsRepo.all().length > 0 ? settings.secretBackend : undefined,
+      remembered: (await store.secrets.all()).length > 0 ? settings.secretBackend : undefined,
       probeRunner: config.keychainProbeRunner,
     }));
-  settings.secretBackend = store.backend;
-  const secrets = new TeamSecrets(secretsRepo, store, now);
+  await settings.setSecretBackend(secretStore.backend);
+  const secrets = new TeamSecrets(store.secrets, secretStore, now);
   for (const account of await secrets.load()) {
     log.warn(
-      `[secrets] ${account} has no value in the ${store.backend} store; its webhooks will answer 401`,
+      `[secrets] ${account} has no value in the ${secretStore.backend} store; its webhooks will answer 401`,
     );
   }
 
   const events = new EventBus();
-  const directory = new WebhookDirectory(webhooks);
-  const automationIndex = new AutomationIndex(automations, () => webhooks.live().map((w) => w.uid));
+  const directory = await WebhookDirectory.load(store.webhooks);
+  const automationIndex = await AutomationIndex.load(store.automations, async () =>
+    (await store.webhooks.live()).map((w) => w.uid),
+  );
+  const reportReloadError = (error: unknown): void =>
+    log.error(`[automations] could not reload the automation index: ${describeError(error)}`);
   // A deleted webhook fires nothing: replan without it. Automation changes made elsewhere than
   // the automations service (definition sync) replan too. Writes are rare; a reload is cheap.
   events.subscribe((event) => {
     if (event.type !== 'changed') return;
-    if (event.resource === 'webhooks' || event.resource === 'automations') automationIndex.reload();
+    if (event.resource === 'webhooks' || event.resource === 'automations')
+      automationIndex.reload().catch(reportReloadError);
   });
-  const runs = createRunsRepository(db);
-  const executors = createExecutorsRepository(db);
   const dispatcher = new RunDispatcher({
-    runs,
-    executorOf: (factoryId) => executors.get(factoryId),
+    runs: store.runs,
+    executorOf: (factoryId) => store.executors.get(factoryId),
     events,
     dataDir: config.dataDir,
     log,
     now,
   });
   const refusals = new RefusalTally(log);
-  const alarmsRepo = createAlarmsRepository(db);
   const alarms = new AlarmMonitor({
-    alarms: alarmsRepo,
-    webhooks,
+    alarms: store.alarms,
+    webhooks: store.webhooks,
     notifier: new AlarmNotifier(log),
     events,
     log,
@@ -147,33 +162,17 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   });
   // Enabled, disabled or deleted: a webhook's alarms follow at once.
   events.subscribe((event) => {
-    if (event.type === 'changed' && event.resource === 'webhooks') alarms.evaluate();
+    if (event.type === 'changed' && event.resource === 'webhooks') void alarms.evaluate();
   });
   const metrics = createRelayMetrics({
-    db: createMetricsReader(db),
+    db: store.metrics,
     refusals,
     alarms: () => alarms.active(),
     now,
   });
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
-  // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
-  // while a batch is written and fsynced. The search indexer runs there too, between batches.
-  let writerThread: SqliteWriterThread;
-  try {
-    writerThread = await SqliteWriterThread.start({
-      file: dbFile,
-      options: { dedupeWindowMs: DEDUPE_WINDOW_MS },
-      log,
-      idleCloseMs: config.writerIdleCloseMs,
-    });
-  } catch (error) {
-    db.close();
-    throw new Error(`The SQLite writer thread could not start: ${describeError(error)}`, {
-      cause: error,
-    });
-  }
   const writer = new DeliveryWriter(
-    timedBatchStore(writerThread, (seconds) => metrics.observeCommit(seconds)),
+    timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
     {
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
@@ -201,21 +200,17 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,
-    storeKind: 'sqlite',
+    storeKind: store.kind,
     now,
     log,
     refusals,
   });
 
-  const auth = new AdminAuth(adminToken.value, tokens, now);
+  const auth = await AdminAuth.start(adminToken.value, store.tokens, now);
   const writes = new SerialQueue();
   const webhookLimit = config.limits?.webhooksPerFactory ?? WEBHOOKS_PER_FACTORY;
   const definitions = new DefinitionSync({
-    db,
-    factories,
-    webhooks,
-    automations,
-    runs,
+    store,
     secrets,
     directory,
     automationIndex,
@@ -227,19 +222,13 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   });
   if (config.definitionsDir) {
     // A broken definition at start is an error, not a relay serving half a factory.
-    try {
-      await definitions.sync(DEFAULT_FACTORY_ID, { dir: config.definitionsDir });
-    } catch (error) {
-      await writerThread.close();
-      db.close();
-      throw error;
-    }
+    await definitions.sync(DEFAULT_FACTORY_ID, { dir: config.definitionsDir });
   }
   const service = createManagementService({
-    factories,
-    webhooks,
-    deliveries,
-    tokens,
+    factories: store.factories,
+    webhooks: store.webhooks,
+    deliveries: store.deliveries,
+    tokens: store.tokens,
     secrets,
     directory,
     settings,
@@ -250,17 +239,17 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     version,
     cliCommand: config.cliCommand ?? 'hookport',
     now,
-    automations,
+    automations: store.automations,
     automationIndex,
-    runs,
-    executors,
+    runs: store.runs,
+    executors: store.executors,
     writer,
     dispatcher,
     refusals,
-    alarms: { monitor: alarms, repo: alarmsRepo },
+    alarms: { monitor: alarms, repo: store.alarms },
     log,
-    attempts: createAttemptsRepository(db),
-    scans: createDeliveryScans(db),
+    attempts: store.attempts,
+    scans: store.scans,
     forwardTimeoutMs: config.forwardTimeoutMs,
   });
 
@@ -276,7 +265,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         uiDir: config.uiDir ?? null,
         metrics,
         port: () => adminPort,
-        storeKind: 'sqlite',
+        storeKind: store.kind,
         log,
       })
     : null;
@@ -285,26 +274,23 @@ export async function startCore(config: CoreConfig): Promise<Core> {
     if (adminApp) admin = await listen(adminApp.app.callback(), '127.0.0.1', adminPort);
   } catch (error) {
     await ingress?.close();
-    await writerThread.close();
-    db.close();
     throw error;
   }
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
-  dispatcher.start();
+  await dispatcher.start();
   alarms.start();
-  definitions.watchManaged();
+  await definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
 
-  const retention = createRetention(db);
   const prune = (): void => {
     const policy = {
       days: settings.retentionDays,
       minPerWebhook: settings.retentionMinPerWebhook,
       dedupeWindowMs: DEDUPE_WINDOW_MS,
     };
-    retention.prune(policy, now()).then(
+    store.retention.prune(policy, now()).then(
       (removed) => removed > 0 && log.info(`[retention] pruned ${removed} deliveries`),
       (error: unknown) => log.error(`[retention] ${describeError(error)}`),
     );
@@ -322,8 +308,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
   let stopping: Promise<void> | null = null;
   return {
     version,
-    db,
-    writerThread,
+    store,
     service,
     events,
     secrets,
@@ -345,10 +330,10 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();
         await writer.drain();
-        await writerThread.close();
         await dispatcher.stop();
         await definitions.close();
-        db.close();
+        await alarms.idle();
+        await store.close();
       })()),
   };
 }

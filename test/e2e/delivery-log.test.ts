@@ -7,6 +7,7 @@ import { waitFor } from '../support/wait.js';
 import { send } from './support/actions.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
 
 const SMALL = { width: 1024, height: 768 };
 const WIDE = { width: 1400, height: 900 };
@@ -31,7 +32,7 @@ describe('the delivery log at scale, in Chromium', () => {
     const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'shop' });
     const uid = created.webhook.uid;
-    const ids = seedLog(relay.core.db, uid, 10_000, {
+    const ids = seedLog(sqliteDbOf(relay.core.store), uid, 10_000, {
       bodyOf: (i) => JSON.stringify({ order: `order_${i === 8_421 ? 'x8421' : 100_000 + i}` }),
     });
     const ui = await openUi(browser, { relay, viewport: WIDE });
@@ -79,7 +80,7 @@ describe('the delivery log at scale, in Chromium', () => {
     const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'small-window' });
     const uid = created.webhook.uid;
-    const ids = seedLog(relay.core.db, uid, 300);
+    const ids = seedLog(sqliteDbOf(relay.core.store), uid, 300);
     const ui = await openUi(browser, { relay, viewport: SMALL });
     try {
       const { page } = ui;
@@ -109,7 +110,7 @@ describe('the delivery log at scale, in Chromium', () => {
     const { browser, relay } = env;
     const created = await relay.createWebhook({ name: 'wide-window' });
     const uid = created.webhook.uid;
-    const ids = seedLog(relay.core.db, uid, 50);
+    const ids = seedLog(sqliteDbOf(relay.core.store), uid, 50);
     const ui = await openUi(browser, { relay, viewport: WIDE });
     try {
       const { page } = ui;
@@ -138,7 +139,9 @@ describe('the delivery log at scale, in Chromium', () => {
     const deliveryId = await send(hook, { build: 7 });
     const runId = await waitFor(async () => (await listRuns(relay)).items[0]?.id, 'the run');
     // 1,000 newer entries push it far past the first page.
-    seedLog(relay.core.db, uid, 1_000, { atOf: (i) => Date.now() + 60_000 + i * 1000 });
+    seedLog(sqliteDbOf(relay.core.store), uid, 1_000, {
+      atOf: (i) => Date.now() + 60_000 + i * 1000,
+    });
     const ui = await openUi(browser, { relay, viewport: SMALL });
     try {
       const { page } = ui;
@@ -165,7 +168,7 @@ describe('the delivery log at scale, in Chromium', () => {
     const created = await relay.createWebhook({ name: 'charted' });
     const uid = created.webhook.uid;
     const now = Date.now();
-    seedLog(relay.core.db, uid, 21_000, {
+    seedLog(sqliteDbOf(relay.core.store), uid, 21_000, {
       atOf: (i) => now - 20 * 3_600_000 + i * 3_000,
       labelOf: (i) => (i % 477 === 0 && i < 44 * 477 ? 'Rejected (auth)' : 'Accepted'),
     });

@@ -4,6 +4,7 @@ import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
 
 const COUNT = 100_000;
 
@@ -18,7 +19,7 @@ describe('Recent deliveries with 100,000 entries', () => {
       const created = await relay.createWebhook({ name: 'firehose' });
       const uid = created.webhook.uid;
       const seeding = Date.now();
-      const ids = seedLog(relay.core.db, uid, COUNT);
+      const ids = seedLog(sqliteDbOf(relay.core.store), uid, COUNT);
       console.log(`seeded ${COUNT} deliveries in ${Date.now() - seeding} ms`);
       const ui = await openUi(browser, { relay });
       try {

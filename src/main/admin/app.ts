@@ -55,34 +55,34 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   app.silent = true;
   const streams = new EventStreams(deps.events);
 
-  const authenticate = (ctx: Context): Caller => {
+  const authenticate = async (ctx: Context): Promise<Caller> => {
     const header = ctx.get('authorization');
     if (header !== '') {
       const match = BEARER.exec(header);
-      const role = match ? deps.auth.roleForToken(match[1]!) : null;
+      const role = match ? await deps.auth.roleForToken(match[1]!) : null;
       if (!role)
         throw new ApiError('unauthorized', 'That admin token is not valid. ' + UNAUTHENTICATED);
       return { role };
     }
     const session = ctx.cookies.get(SESSION_COOKIE);
-    const role = session ? deps.auth.roleForSession(session) : null;
+    const role = session ? await deps.auth.roleForSession(session) : null;
     if (!role) throw new ApiError('unauthorized', UNAUTHENTICATED);
     return { role };
   };
 
   /** Whether the credential a request came with is still good, without noting a use. */
-  const stillAuthenticated = (ctx: Context): boolean => {
+  const stillAuthenticated = async (ctx: Context): Promise<boolean> => {
     const header = ctx.get('authorization');
     if (header !== '') {
       const match = BEARER.exec(header);
-      return match !== null && deps.auth.isValidToken(match[1]!);
+      return match !== null && (await deps.auth.isValidToken(match[1]!));
     }
     const session = ctx.cookies.get(SESSION_COOKIE);
-    return session !== undefined && deps.auth.roleForSession(session) !== null;
+    return session !== undefined && (await deps.auth.roleForSession(session)) !== null;
   };
 
-  const setSession = (ctx: Context, holder: TokenHolder): void => {
-    ctx.cookies.set(SESSION_COOKIE, deps.auth.startSession(holder), {
+  const setSession = async (ctx: Context, holder: TokenHolder): Promise<void> => {
+    ctx.cookies.set(SESSION_COOKIE, await deps.auth.startSession(holder), {
       httpOnly: true,
       sameSite: 'strict',
       path: '/',
@@ -137,10 +137,10 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
   router.get('/healthz', (ctx) => {
     ctx.body = { ok: true, store: deps.storeKind };
   });
-  router.get('/login', (ctx) => {
+  router.get('/login', async (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
-    const holder = token ? deps.auth.redeemLogin(token) : null;
-    if (!holder && stillAuthenticated(ctx)) {
+    const holder = token ? await deps.auth.redeemLogin(token) : null;
+    if (!holder && (await stillAuthenticated(ctx))) {
       // A used link opened again (a bookmark, a restored tab) by someone already signed in.
       ctx.status = 303;
       ctx.redirect('/');
@@ -153,30 +153,30 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
         'This login link is not valid or was already used. Restart `hookport serve` for a fresh link, or sign in with the admin token.';
       return;
     }
-    setSession(ctx, holder);
+    await setSession(ctx, holder);
     ctx.status = 303;
     ctx.redirect('/');
   });
-  router.post('/api/session', (ctx) => {
+  router.post('/api/session', async (ctx) => {
     const token = (ctx.request.body as { token?: unknown } | undefined)?.token;
-    const holder = typeof token === 'string' ? deps.auth.holderOf(token) : null;
+    const holder = typeof token === 'string' ? await deps.auth.holderOf(token) : null;
     if (!holder) throw new ApiError('unauthorized', 'That admin token is not valid.', 'token');
-    setSession(ctx, holder);
+    await setSession(ctx, holder);
     ctx.body = { role: holder.role };
   });
-  router.delete('/api/session', (ctx) => {
+  router.delete('/api/session', async (ctx) => {
     const session = ctx.cookies.get(SESSION_COOKIE);
-    if (session) deps.auth.endSession(session);
+    if (session) await deps.auth.endSession(session);
     ctx.cookies.set(SESSION_COOKIE, null, { path: '/' });
-    ctx.body = { ok: true, store: deps.storeKind };
+    ctx.body = { ok: true };
   });
-  router.get('/api/events', (ctx) => {
-    authenticate(ctx);
+  router.get('/api/events', async (ctx) => {
+    await authenticate(ctx);
     // Asked again before every event: a revoked token or ended session stops the stream at once.
     streams.attach(ctx, () => stillAuthenticated(ctx));
   });
   router.get('/metrics', async (ctx) => {
-    authenticate(ctx);
+    await authenticate(ctx);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.text();

@@ -1,5 +1,6 @@
 import type { Role } from '../../shared/contract/define.js';
 import { constantTimeEqual } from '../crypto/constant-time.js';
+import type { Async } from '../store/store.js';
 import type { TokensRepository } from '../store/tokens-repo.js';
 import { hashToken, newSessionValue } from './token-values.js';
 
@@ -20,42 +21,52 @@ export class AdminAuth {
   /** What a session opened with the admin token records, so that a new admin token ends it. */
   private readonly adminSessionKey: string;
 
-  constructor(
+  private constructor(
     private readonly adminToken: string,
-    private readonly tokens: TokensRepository,
-    private readonly now: () => number = Date.now,
+    private readonly tokens: Async<TokensRepository>,
+    private readonly now: () => number,
   ) {
     this.adminSessionKey = `admin:${hashToken(adminToken).slice(0, 16)}`;
-    tokens.endAdminSessionsExcept(this.adminSessionKey);
   }
 
-  roleForToken(value: string): Role | null {
-    return this.holderOf(value)?.role ?? null;
+  /** Sessions opened with an earlier admin token end here. */
+  static async start(
+    adminToken: string,
+    tokens: Async<TokensRepository>,
+    now: () => number = Date.now,
+  ): Promise<AdminAuth> {
+    const auth = new AdminAuth(adminToken, tokens, now);
+    await tokens.endAdminSessionsExcept(auth.adminSessionKey);
+    return auth;
+  }
+
+  async roleForToken(value: string): Promise<Role | null> {
+    return (await this.holderOf(value))?.role ?? null;
   }
 
   /** Who a token value belongs to: the admin token (no id) or a minted token, whose use is noted. */
-  holderOf(value: string): TokenHolder | null {
-    const holder = this.lookUp(value);
-    if (holder?.tokenId) this.tokens.touch(holder.tokenId, this.now());
+  async holderOf(value: string): Promise<TokenHolder | null> {
+    const holder = await this.lookUp(value);
+    if (holder?.tokenId) await this.tokens.touch(holder.tokenId, this.now());
     return holder;
   }
 
   /** Whether a token is still good, without noting a use (an open event stream asks often). */
-  isValidToken(value: string): boolean {
-    return this.lookUp(value) !== null;
+  async isValidToken(value: string): Promise<boolean> {
+    return (await this.lookUp(value)) !== null;
   }
 
-  private lookUp(value: string): TokenHolder | null {
+  private async lookUp(value: string): Promise<TokenHolder | null> {
     if (constantTimeEqual(value, this.adminToken)) return { role: 'manage', tokenId: null };
-    const minted = this.tokens.findByHash(hashToken(value));
+    const minted = await this.tokens.findByHash(hashToken(value));
     return minted ? { role: minted.role, tokenId: minted.id } : null;
   }
 
-  startSession({ role, tokenId }: TokenHolder): string {
+  async startSession({ role, tokenId }: TokenHolder): Promise<string> {
     const value = newSessionValue();
     const createdAt = this.now();
-    this.tokens.pruneSessions(createdAt);
-    this.tokens.insertSession({
+    await this.tokens.pruneSessions(createdAt);
+    await this.tokens.insertSession({
       hash: hashToken(value),
       role,
       tokenId: tokenId ?? this.adminSessionKey,
@@ -65,12 +76,12 @@ export class AdminAuth {
     return value;
   }
 
-  roleForSession(value: string): Role | null {
+  roleForSession(value: string): Promise<Role | null> {
     return this.tokens.sessionRole(hashToken(value), this.now());
   }
 
-  endSession(value: string): void {
-    this.tokens.deleteSession(hashToken(value));
+  endSession(value: string): Promise<void> {
+    return this.tokens.deleteSession(hashToken(value));
   }
 
   /** A single-use code for the printed login link, so later starts need not print the token. */
@@ -81,7 +92,7 @@ export class AdminAuth {
   }
 
   /** A login link may carry a one-time code or any valid token. */
-  redeemLogin(value: string): TokenHolder | null {
+  async redeemLogin(value: string): Promise<TokenHolder | null> {
     const key = hashToken(value);
     const expiresAt = this.loginCodes.get(key);
     if (expiresAt !== undefined) {

@@ -10,8 +10,8 @@ export class EventStreams {
 
   constructor(private readonly events: EventBus) {}
 
-  /** `allowed` is asked before each write; once it says no, the stream ends. */
-  attach(ctx: Context, allowed: () => boolean): void {
+  /** `allowed` is asked before each write, in event order; once it says no, the stream ends. */
+  attach(ctx: Context, allowed: () => Promise<boolean>): void {
     const stream = new PassThrough();
     ctx.set({
       'Content-Type': 'text/event-stream',
@@ -21,9 +21,14 @@ export class EventStreams {
     ctx.status = 200;
     ctx.body = stream;
     stream.write(': connected\n\n');
+    let written = Promise.resolve();
     const send = (text: string): void => {
-      if (allowed()) stream.write(text);
-      else close();
+      written = written.then(async () => {
+        if (closed) return;
+        const still = await allowed().catch(() => false);
+        if (still && !closed) stream.write(text);
+        else close();
+      });
     };
     const unsubscribe = this.events.subscribe((event) => {
       send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);

@@ -6,7 +6,7 @@ import { dispatch } from '../service/dispatch.js';
 import type { Caller, ServiceHandlers } from '../service/handlers.js';
 
 /** Resolves the caller or answers 401; shared with the event stream. */
-export type Authenticate = (ctx: Context) => Caller;
+export type Authenticate = (ctx: Context) => Promise<Caller>;
 
 function requestInput(ctx: Context): Record<string, unknown> {
   const params = (ctx as Context & { params?: Record<string, string> }).params ?? {};
@@ -27,7 +27,7 @@ export function mountContractRoutes(
   for (const name of methodNames) {
     const { http } = contract[name];
     router.register(http.path, [http.method], async (ctx) => {
-      const caller = authenticate(ctx);
+      const caller = await authenticate(ctx);
       ctx.body = await dispatch(service, name, requestInput(ctx), caller);
       ctx.status = http.status ?? 200;
     });

@@ -3,6 +3,7 @@ import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import type { AlarmsRepository, RaisedAlarm } from '../store/alarms-repo.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
+import type { Async } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { AlarmNotice, AlarmNotifier } from './notifier.js';
 import {
@@ -21,8 +22,8 @@ const CHECK_EVERY_MS = 30_000;
 const STREAK_CAP = 1_000;
 
 export interface AlarmMonitorDeps {
-  alarms: AlarmsRepository;
-  webhooks: { get(uid: string): WebhookRecord | null; live(): WebhookRecord[] };
+  alarms: Async<AlarmsRepository>;
+  webhooks: { get(uid: string): Promise<WebhookRecord | null>; live(): Promise<WebhookRecord[]> };
   notifier: AlarmNotifier;
   events: EventBus;
   log: Logger;
@@ -65,13 +66,20 @@ interface EffectiveSettings {
 export class AlarmMonitor {
   private readonly states = new Map<string, WebhookState>();
   private timer: NodeJS.Timeout | null = null;
+  /** Checks run one after another, in the order asked for (commits are counted in log order). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: AlarmMonitorDeps) {}
 
   start(): void {
-    this.evaluate();
-    this.timer = setInterval(() => this.evaluate(), CHECK_EVERY_MS);
+    void this.evaluate();
+    this.timer = setInterval(() => void this.evaluate(), CHECK_EVERY_MS);
     this.timer.unref();
+  }
+
+  /** Resolves once every check asked for so far has run (before the store closes). */
+  idle(): Promise<void> {
+    return this.queue;
   }
 
   stop(): void {
@@ -79,8 +87,8 @@ export class AlarmMonitor {
     this.timer = null;
   }
 
-  settingsOf(webhook: WebhookRecord): EffectiveSettings {
-    const saved = this.deps.alarms.settings(webhook.uid);
+  async settingsOf(webhook: WebhookRecord): Promise<EffectiveSettings> {
+    const saved = await this.deps.alarms.settings(webhook.uid);
     return (
       saved ?? {
         expectedEveryMinutes: null,
@@ -92,98 +100,100 @@ export class AlarmMonitor {
 
   /** After each commit, in log order. */
   onCommitted(committed: readonly CommittedDelivery[]): void {
-    const touched = new Set<string>();
-    for (const delivery of committed) {
-      const state = this.state(delivery.webhookUid);
-      state.streak =
-        delivery.label === 'Rejected (auth)' ? Math.min(STREAK_CAP, state.streak + 1) : 0;
-      if (delivery.label === 'Accepted') state.lastAcceptedAt = delivery.receivedAt;
-      touched.add(delivery.webhookUid);
-    }
-    for (const uid of touched) this.guarded(() => this.check(uid));
+    void this.guarded(async () => {
+      const touched = new Set<string>();
+      for (const delivery of committed) {
+        const state = await this.state(delivery.webhookUid);
+        state.streak =
+          delivery.label === 'Rejected (auth)' ? Math.min(STREAK_CAP, state.streak + 1) : 0;
+        if (delivery.label === 'Accepted') state.lastAcceptedAt = delivery.receivedAt;
+        touched.add(delivery.webhookUid);
+      }
+      for (const uid of touched) await this.check(uid);
+    });
   }
 
   /** Checks every live webhook now (the timer calls this; so can a test, with its own clock). */
-  evaluate(): void {
-    this.guarded(() => {
-      const live = new Map(this.deps.webhooks.live().map((w) => [w.uid, w]));
-      for (const uid of live.keys()) this.check(uid);
+  evaluate(): Promise<void> {
+    return this.guarded(async () => {
+      const live = new Map((await this.deps.webhooks.live()).map((w) => [w.uid, w]));
+      for (const uid of live.keys()) await this.check(uid);
       // Alarms of deleted webhooks simply end: nobody is waiting for their deliveries any more.
-      for (const alarm of this.deps.alarms.raised()) {
-        if (!live.has(alarm.webhookUid)) this.deps.alarms.clear(alarm.webhookUid, alarm.kind);
+      for (const alarm of await this.deps.alarms.raised()) {
+        if (!live.has(alarm.webhookUid)) await this.deps.alarms.clear(alarm.webhookUid, alarm.kind);
       }
     });
   }
 
   /** Settings changed (or the webhook was enabled, disabled or deleted): look again at once. */
-  recheck(uid: string): void {
-    this.states.delete(uid);
-    this.guarded(() => this.check(uid));
+  recheck(uid: string): Promise<void> {
+    return this.guarded(async () => {
+      this.states.delete(uid);
+      await this.check(uid);
+    });
   }
 
-  active(): ActiveAlarm[] {
+  async active(): Promise<ActiveAlarm[]> {
     const now = this.deps.now();
     const out: ActiveAlarm[] = [];
-    for (const alarm of this.deps.alarms.raised()) {
-      const webhook = this.deps.webhooks.get(alarm.webhookUid);
+    for (const alarm of await this.deps.alarms.raised()) {
+      const webhook = await this.deps.webhooks.get(alarm.webhookUid);
       if (!webhook || webhook.deletedAt !== null) continue;
       out.push({
         ...alarm,
         webhookName: webhook.name,
         factoryId: webhook.factoryId,
-        message: this.message(webhook, alarm.kind, now),
+        message: await this.message(webhook, alarm.kind, now),
       });
     }
     return out;
   }
 
-  private state(uid: string): WebhookState {
+  private async state(uid: string): Promise<WebhookState> {
     let state = this.states.get(uid);
     if (!state) {
-      const labels = this.deps.alarms.newestLabels(uid, STREAK_CAP);
+      const labels = await this.deps.alarms.newestLabels(uid, STREAK_CAP);
+      const lastAcceptedAt = await this.deps.alarms.lastAcceptedAt(uid);
+      // Another caller may have loaded it meanwhile: the first one loaded counts.
+      state = this.states.get(uid);
+      if (state) return state;
       const firstOther = labels.findIndex((label) => label !== 'Rejected (auth)');
-      state = {
-        streak: firstOther === -1 ? labels.length : firstOther,
-        lastAcceptedAt: this.deps.alarms.lastAcceptedAt(uid),
-      };
+      state = { streak: firstOther === -1 ? labels.length : firstOther, lastAcceptedAt };
       this.states.set(uid, state);
     }
     return state;
   }
 
-  private quietSince(webhook: WebhookRecord, settings: EffectiveSettings): number {
-    const lastAccepted = this.state(webhook.uid).lastAcceptedAt ?? 0;
+  private async quietSince(webhook: WebhookRecord, settings: EffectiveSettings): Promise<number> {
+    const lastAccepted = (await this.state(webhook.uid)).lastAcceptedAt ?? 0;
     return Math.max(lastAccepted, settings.cadenceSetAt, webhook.createdAt);
   }
 
-  private message(webhook: WebhookRecord, kind: AlarmKind, now: number): string {
-    const settings = this.settingsOf(webhook);
-    if (kind === 'auth') return authMessage(this.state(webhook.uid).streak);
+  private async message(webhook: WebhookRecord, kind: AlarmKind, now: number): Promise<string> {
+    const settings = await this.settingsOf(webhook);
+    if (kind === 'auth') return authMessage((await this.state(webhook.uid)).streak);
     return quietMessage(
-      now - this.quietSince(webhook, settings),
+      now - (await this.quietSince(webhook, settings)),
       settings.expectedEveryMinutes ?? 0,
     );
   }
 
-  private check(uid: string): void {
-    const webhook = this.deps.webhooks.get(uid);
+  private async check(uid: string): Promise<void> {
+    const webhook = await this.deps.webhooks.get(uid);
     if (!webhook || webhook.deletedAt !== null) return;
     const raised = new Set(
-      this.deps.alarms
-        .raised()
-        .filter((a) => a.webhookUid === uid)
-        .map((a) => a.kind),
+      (await this.deps.alarms.raised()).filter((a) => a.webhookUid === uid).map((a) => a.kind),
     );
     const now = this.deps.now();
-    const settings = this.settingsOf(webhook);
-    const state = this.state(uid);
+    const settings = await this.settingsOf(webhook);
+    const state = await this.state(uid);
 
     // A disabled webhook is quiet on purpose.
     const cadence = webhook.enabled ? settings.expectedEveryMinutes : null;
-    const quietFrom = this.quietSince(webhook, settings);
+    const quietFrom = await this.quietSince(webhook, settings);
     const quiet = cadence !== null && now - quietFrom > cadence * MINUTE_MS;
     if (quiet && !raised.has('quiet')) {
-      this.raise(webhook, 'quiet', quietFrom + cadence * MINUTE_MS, now);
+      await this.raise(webhook, 'quiet', quietFrom + cadence * MINUTE_MS, now);
     } else if (!quiet && raised.has('quiet')) {
       const why =
         settings.expectedEveryMinutes === null
@@ -192,45 +202,55 @@ export class AlarmMonitor {
             ? DISABLED_END
             : quietRecovery(
                 now -
-                  (raisedSince(this.deps.alarms.raised(), uid, 'quiet') ?? now) +
+                  (raisedSince(await this.deps.alarms.raised(), uid, 'quiet') ?? now) +
                   settings.expectedEveryMinutes * MINUTE_MS,
               );
-      this.recover(webhook, 'quiet', why, now);
+      await this.recover(webhook, 'quiet', why, now);
     }
 
     const threshold = settings.authFailureStreak;
     const failing = threshold !== null && state.streak >= threshold;
     if (failing && !raised.has('auth')) {
-      this.raise(webhook, 'auth', now, now);
+      await this.raise(webhook, 'auth', now, now);
     } else if (!failing && raised.has('auth')) {
-      this.recover(webhook, 'auth', threshold === null ? STREAK_OFF_END : AUTH_RECOVERY, now);
+      await this.recover(webhook, 'auth', threshold === null ? STREAK_OFF_END : AUTH_RECOVERY, now);
     }
   }
 
-  private raise(webhook: WebhookRecord, kind: AlarmKind, since: number, now: number): void {
-    if (!this.deps.alarms.raise({ webhookUid: webhook.uid, kind, since })) return;
-    const message = this.message(webhook, kind, now);
+  private async raise(
+    webhook: WebhookRecord,
+    kind: AlarmKind,
+    since: number,
+    now: number,
+  ): Promise<void> {
+    if (!(await this.deps.alarms.raise({ webhookUid: webhook.uid, kind, since }))) return;
+    const message = await this.message(webhook, kind, now);
     this.deps.log.warn(`[alarms] ${webhook.name} (${webhook.uid}): ${message}`);
-    this.announce(webhook, kind, 'alarm', since, now, message);
+    await this.announce(webhook, kind, 'alarm', since, now, message);
   }
 
-  private recover(webhook: WebhookRecord, kind: AlarmKind, message: string, now: number): void {
-    const since = raisedSince(this.deps.alarms.raised(), webhook.uid, kind) ?? now;
-    if (!this.deps.alarms.clear(webhook.uid, kind)) return;
+  private async recover(
+    webhook: WebhookRecord,
+    kind: AlarmKind,
+    message: string,
+    now: number,
+  ): Promise<void> {
+    const since = raisedSince(await this.deps.alarms.raised(), webhook.uid, kind) ?? now;
+    if (!(await this.deps.alarms.clear(webhook.uid, kind))) return;
     this.deps.log.info(`[alarms] ${webhook.name} (${webhook.uid}): ${message}`);
-    this.announce(webhook, kind, 'recovery', since, now, message);
+    await this.announce(webhook, kind, 'recovery', since, now, message);
   }
 
-  private announce(
+  private async announce(
     webhook: WebhookRecord,
     kind: AlarmKind,
     event: AlarmNotice['event'],
     since: number,
     now: number,
     message: string,
-  ): void {
+  ): Promise<void> {
     this.deps.events.emit({ type: 'changed', resource: 'alarms' });
-    const config = this.deps.alarms.notification(webhook.factoryId);
+    const config = await this.deps.alarms.notification(webhook.factoryId);
     if (!config) return;
     this.deps.notifier.send(config, {
       event,
@@ -242,11 +262,11 @@ export class AlarmMonitor {
     });
   }
 
-  private guarded(work: () => void): void {
-    try {
-      work();
-    } catch (error) {
+  /** Queued behind the checks asked for before; a failure is logged, never thrown. */
+  private guarded(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work).catch((error: unknown) => {
       this.deps.log.error(`[alarms] ${describeError(error)}`);
-    }
+    });
+    return this.queue;
   }
 }

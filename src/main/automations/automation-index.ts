@@ -2,6 +2,7 @@ import { evaluateFilter, evaluateHeaderFilter } from '../../shared/filter/index.
 import type { DeliverySeen } from '../ingress/ingress-deps.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
 import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
+import type { Async } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import { buildRunInput } from '../runs/run-input.js';
 
@@ -12,18 +13,30 @@ import { buildRunInput } from '../runs/run-input.js';
  */
 export class AutomationIndex {
   private byWebhook = new Map<string, AutomationRecord[]>();
+  /** Reloads may overlap; only the one asked for last replaces the index. */
+  private generation = 0;
 
-  constructor(
-    private readonly repo: AutomationsRepository,
-    private readonly liveWebhookUids: () => Iterable<string>,
-  ) {
-    this.reload();
+  private constructor(
+    private readonly repo: Async<AutomationsRepository>,
+    private readonly liveWebhookUids: () => Promise<Iterable<string>>,
+  ) {}
+
+  static async load(
+    repo: Async<AutomationsRepository>,
+    liveWebhookUids: () => Promise<Iterable<string>>,
+  ): Promise<AutomationIndex> {
+    const index = new AutomationIndex(repo, liveWebhookUids);
+    await index.reload();
+    return index;
   }
 
-  reload(): void {
-    const live = new Set(this.liveWebhookUids());
+  async reload(): Promise<void> {
+    const generation = ++this.generation;
+    const live = new Set(await this.liveWebhookUids());
+    const automations = await this.repo.all();
+    if (generation !== this.generation) return;
     const index = new Map<string, AutomationRecord[]>();
-    for (const automation of this.repo.all()) {
+    for (const automation of automations) {
       if (!automation.enabled) continue;
       const uids = new Set(automation.triggers.flatMap((t) => t.filter.webhook_ids));
       for (const uid of uids) {

@@ -1,18 +1,11 @@
 import { newAutomationId, newWebhookUid } from '../ids.js';
-import type { AutomationsRepository } from '../store/automations-repo.js';
-import type { Db } from '../store/db.js';
-import type { FactoriesRepository } from '../store/factories-repo.js';
-import type { RunRecord, RunsRepository } from '../store/runs-repo.js';
-import type { WebhooksRepository } from '../store/webhooks-repo.js';
+import type { RunRecord } from '../store/runs-repo.js';
+import type { Store } from '../store/store.js';
 import type { WebhookDefinition } from './formats.js';
 import type { Plan } from './plan.js';
 
 export interface ApplyDeps {
-  db: Db;
-  factories: FactoriesRepository;
-  webhooks: WebhooksRepository;
-  automations: AutomationsRepository;
-  runs: RunsRepository;
+  store: Pick<Store, 'transaction'>;
   now: () => number;
 }
 
@@ -34,32 +27,43 @@ const definition = (d: WebhookDefinition) => ({
 });
 
 /** All or nothing: every row the plan changes, and the factory's directory, in one transaction. */
-export function applyPlan(plan: Plan, factoryId: string, dir: string, deps: ApplyDeps): Applied {
-  return deps.db.transaction((): Applied => {
+export function applyPlan(
+  plan: Plan,
+  factoryId: string,
+  dir: string,
+  deps: ApplyDeps,
+): Promise<Applied> {
+  return deps.store.transaction(async (tx): Promise<Applied> => {
     const now = deps.now();
     const created = new Map<string, string>();
     const failedRuns: RunRecord[] = [];
-    deps.factories.setDefinitionsDir(factoryId, dir);
-    for (const current of plan.webhooks.remove) deps.webhooks.softDelete(current.uid, now);
+    await tx.factories.setDefinitionsDir(factoryId, dir);
+    for (const current of plan.webhooks.remove) await tx.webhooks.softDelete(current.uid, now);
     for (const { current, next } of plan.webhooks.update)
-      deps.webhooks.redefine(current.uid, definition(next));
+      await tx.webhooks.redefine(current.uid, definition(next));
     for (const def of plan.webhooks.create) {
       const uid = newWebhookUid();
-      deps.webhooks.insert({ uid, factoryId, name: def.name, createdAt: now, ...definition(def) });
+      await tx.webhooks.insert({
+        uid,
+        factoryId,
+        name: def.name,
+        createdAt: now,
+        ...definition(def),
+      });
       created.set(def.name, uid);
     }
     for (const current of plan.automations.remove) {
       failedRuns.push(
-        ...deps.runs.failQueuedOf(
+        ...(await tx.runs.failQueuedOf(
           current.id,
           'the automation was deleted (its file is gone) before this run started',
           now,
-        ),
+        )),
       );
-      deps.automations.remove(current.id);
+      await tx.automations.remove(current.id);
     }
     for (const { current, next } of plan.automations.update) {
-      deps.automations.update({
+      await tx.automations.update({
         ...current,
         prompt: next.prompt,
         enabled: next.enabled,
@@ -69,7 +73,7 @@ export function applyPlan(plan: Plan, factoryId: string, dir: string, deps: Appl
       });
     }
     for (const def of plan.automations.create) {
-      deps.automations.insert({
+      await tx.automations.insert({
         id: newAutomationId(),
         factoryId,
         name: def.name,
@@ -82,5 +86,5 @@ export function applyPlan(plan: Plan, factoryId: string, dir: string, deps: Appl
       });
     }
     return { created, failedRuns };
-  })();
+  });
 }

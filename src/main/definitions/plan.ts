@@ -46,7 +46,9 @@ export interface CurrentState {
   factoryId: string;
   webhooks: WebhookRecord[];
   automations: AutomationRecord[];
-  secrets: Pick<TeamSecrets, 'get' | 'cachedValue'>;
+  secrets: Pick<TeamSecrets, 'cachedValue'>;
+  /** The names of the factory's team secrets. */
+  secretNames: ReadonlySet<string>;
   webhookLimit: number;
   /** Whether the factory already follows a directory: without one, nothing had a file to lose. */
   managed: boolean;
@@ -87,7 +89,7 @@ function checkSecret(
   problems: DefinitionProblem[],
 ): void {
   const at = { file: def.file, line: def.lineOf(['secretName']), key: 'secretName' };
-  if (!state.secrets.get(state.factoryId, def.secretName)) {
+  if (!state.secretNames.has(def.secretName)) {
     problems.push({
       ...at,
       message: `no team secret named "${def.secretName}"; create it first (POST /api/secrets)`,

@@ -6,13 +6,16 @@ import type { WebhookDirectory } from '../ingress/webhook-directory.js';
 import { describeError, type Logger } from '../log.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import type { SerialQueue } from '../service/serial-queue.js';
-import { applyPlan, type ApplyDeps } from './apply.js';
+import type { Store } from '../store/store.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import { applyPlan } from './apply.js';
 import { planDefinitions, type PlanItem } from './plan.js';
 import { DefinitionError, problemPath } from './problems.js';
 import { readDefinitions } from './read.js';
 import { watchDefinitions } from './watch.js';
 
-export interface DefinitionSyncDeps extends ApplyDeps {
+export interface DefinitionSyncDeps {
+  store: Store;
   secrets: TeamSecrets;
   directory: WebhookDirectory;
   automationIndex: AutomationIndex;
@@ -20,6 +23,7 @@ export interface DefinitionSyncDeps extends ApplyDeps {
   writes: SerialQueue;
   webhookLimit: number;
   log: Logger;
+  now: () => number;
 }
 
 export interface SyncResult {
@@ -51,7 +55,8 @@ export class DefinitionSync {
     factoryId: string,
     { dir, dryRun = false }: { dir?: string; dryRun?: boolean },
   ): Promise<SyncResult> {
-    const factory = this.deps.factories.get(factoryId);
+    const { store } = this.deps;
+    const factory = await store.factories.get(factoryId);
     if (!factory) throw new ApiError('not_found', `No factory "${factoryId}".`);
     if (dir !== undefined && !isAbsolute(dir)) {
       throw new ApiError(
@@ -75,14 +80,21 @@ export class DefinitionSync {
       const rotated = await this.deps.secrets.refresh(factoryId, [
         ...new Set(desired.webhooks.map((w) => w.secretName)),
       ]);
+      // Any webhook a trigger names, deleted ones included: the plan reads them without waiting.
+      const named = new Map<string, WebhookRecord | null>();
+      for (const automation of desired.automations)
+        for (const trigger of automation.triggers)
+          for (const uid of trigger.filter.webhook_ids)
+            if (!named.has(uid)) named.set(uid, await store.webhooks.get(uid));
       const state = {
         factoryId,
-        webhooks: this.deps.webhooks.list(factoryId),
-        automations: this.deps.automations.list(factoryId),
+        webhooks: await store.webhooks.list(factoryId),
+        automations: await store.automations.list(factoryId),
         secrets: this.deps.secrets,
+        secretNames: new Set((await this.deps.secrets.list(factoryId)).map((s) => s.name)),
         webhookLimit: this.deps.webhookLimit,
         managed: factory.definitionsDir !== null,
-        everWebhook: (uid: string) => this.deps.webhooks.get(uid),
+        everWebhook: (uid: string) => named.get(uid) ?? null,
       };
       const plan = planDefinitions(desired, state);
       const result: SyncResult = {
@@ -94,11 +106,11 @@ export class DefinitionSync {
         warnings: plan.warnings,
       };
       if (dryRun) return result;
-      const applied = applyPlan(plan, factoryId, definitionsDir, this.deps);
+      const applied = await applyPlan(plan, factoryId, definitionsDir, this.deps);
       for (const item of plan.items)
         if (item.action === 'create' && item.kind === 'webhook')
           item.id = applied.created.get(item.name) ?? null;
-      this.afterApply(factoryId, applied.failedRuns, rotated, plan.items, plan.warnings);
+      await this.afterApply(factoryId, applied.failedRuns, rotated, plan.items, plan.warnings);
       // The factory is managed now (or by another directory): pages that show it reload.
       if (factory.definitionsDir !== definitionsDir)
         this.deps.events.emit({ type: 'changed', resource: 'settings' });
@@ -115,8 +127,8 @@ export class DefinitionSync {
   }
 
   /** Starts watching every managed factory's directory (at start-up). */
-  watchManaged(): void {
-    for (const factory of this.deps.factories.all())
+  async watchManaged(): Promise<void> {
+    for (const factory of await this.deps.store.factories.all())
       if (factory.definitionsDir) this.watch(factory.id, factory.definitionsDir);
   }
 
@@ -125,15 +137,15 @@ export class DefinitionSync {
     this.watchers.clear();
   }
 
-  private afterApply(
+  private async afterApply(
     factoryId: string,
     failedRuns: Array<{ id: string; automationId: string; deliveryId: string }>,
     rotated: string[],
     items: PlanItem[],
     warnings: string[],
-  ): void {
-    this.deps.directory.reloadAll();
-    this.deps.automationIndex.reload();
+  ): Promise<void> {
+    await this.deps.directory.reloadAll();
+    await this.deps.automationIndex.reload();
     const changed = items.filter((i) => i.action !== 'unchanged');
     if (changed.some((i) => i.kind === 'webhook'))
       this.deps.events.emit({ type: 'changed', resource: 'webhooks' });

@@ -1,3 +1,4 @@
+import type { Async } from '../store/store.js';
 import type { WebhookRecord, WebhooksRepository } from '../store/webhooks-repo.js';
 
 /**
@@ -7,21 +8,26 @@ import type { WebhookRecord, WebhooksRepository } from '../store/webhooks-repo.j
 export class WebhookDirectory {
   private byUid = new Map<string, WebhookRecord>();
 
-  constructor(private readonly repo: WebhooksRepository) {
-    this.reloadAll();
+  private constructor(private readonly repo: Async<WebhooksRepository>) {}
+
+  static async load(repo: Async<WebhooksRepository>): Promise<WebhookDirectory> {
+    const directory = new WebhookDirectory(repo);
+    await directory.reloadAll();
+    return directory;
   }
 
   get(uid: string): WebhookRecord | undefined {
     return this.byUid.get(uid);
   }
 
-  refresh(uid: string): void {
-    const record = this.repo.get(uid);
+  async refresh(uid: string): Promise<void> {
+    const record = await this.repo.get(uid);
     if (record && record.deletedAt === null) this.byUid.set(uid, record);
     else this.byUid.delete(uid);
   }
 
-  reloadAll(): void {
-    this.byUid = new Map(this.repo.live().map((w) => [w.uid, w]));
+  async reloadAll(): Promise<void> {
+    const live = await this.repo.live();
+    this.byUid = new Map(live.map((w) => [w.uid, w]));
   }
 }

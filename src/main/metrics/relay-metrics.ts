@@ -2,12 +2,13 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { RefusalCounts } from '../ingress/refusal-tally.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
 import type { MetricsReader } from '../store/metrics-reader.js';
+import type { Async } from '../store/store.js';
 
 export interface MetricSources {
-  db: MetricsReader;
+  db: Async<MetricsReader>;
   refusals: { countsSinceStart(): RefusalCounts };
   /** Alarms raised now: one per webhook and kind. */
-  alarms: () => ReadonlyArray<{ webhookUid: string; kind: string }>;
+  alarms: () => Promise<ReadonlyArray<{ webhookUid: string; kind: string }>>;
   now: () => number;
 }
 
@@ -51,9 +52,9 @@ export function createRelayMetrics(sources: MetricSources) {
     help: 'Runs in the database, by status and by the executor of their factory',
     labelNames: ['status', 'executor'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset();
-      for (const row of sources.db.runsByStatusAndExecutor()) {
+      for (const row of await sources.db.runsByStatusAndExecutor()) {
         this.set({ status: row.status, executor: row.executor }, row.n);
       }
     },
@@ -62,16 +63,16 @@ export function createRelayMetrics(sources: MetricSources) {
     name: 'hookport_run_queue_depth',
     help: 'Runs queued and not yet started',
     registers: [registry],
-    collect() {
-      this.set(sources.db.queue().depth);
+    async collect() {
+      this.set((await sources.db.queue()).depth);
     },
   });
   new Gauge({
     name: 'hookport_oldest_queued_run_age_seconds',
     help: 'How long the oldest queued run has waited (0 when none is queued)',
     registers: [registry],
-    collect() {
-      const { oldest } = sources.db.queue();
+    async collect() {
+      const { oldest } = await sources.db.queue();
       this.set(oldest === null ? 0 : Math.max(0, (sources.now() - oldest) / 1000));
     },
   });
@@ -80,9 +81,9 @@ export function createRelayMetrics(sources: MetricSources) {
     help: 'A raised alarm: 1 per webhook and kind (quiet: no accepted delivery within its expected cadence; auth: its newest deliveries are all Rejected (auth))',
     labelNames: ['webhook_uid', 'kind'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset();
-      for (const alarm of sources.alarms()) {
+      for (const alarm of await sources.alarms()) {
         this.set({ webhook_uid: alarm.webhookUid, kind: alarm.kind }, 1);
       }
     },
@@ -92,9 +93,9 @@ export function createRelayMetrics(sources: MetricSources) {
     help: 'Live webhooks by UID, with their names (join on webhook_uid)',
     labelNames: ['webhook_uid', 'name'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset();
-      for (const webhook of sources.db.liveWebhooks()) {
+      for (const webhook of await sources.db.liveWebhooks()) {
         this.set({ webhook_uid: webhook.uid, name: webhook.name }, 1);
       }
     },
@@ -103,8 +104,8 @@ export function createRelayMetrics(sources: MetricSources) {
     name: 'hookport_search_index_pending',
     help: 'Log entries waiting for the background search indexer',
     registers: [registry],
-    collect() {
-      this.set(sources.db.searchPending());
+    async collect() {
+      this.set(await sources.db.searchPending());
     },
   });
 

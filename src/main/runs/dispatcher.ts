@@ -2,6 +2,7 @@ import type { ExecutorConfig } from '../../shared/contract/executors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.js';
+import type { Async } from '../store/store.js';
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
@@ -22,9 +23,9 @@ export const INTERRUPTED_BY_STOP =
   'the relay was shut down while this run was running; it is not re-run automatically (Re-run it by hand)';
 
 export interface DispatcherDeps {
-  runs: RunsRepository;
-  /** The factory's executor config; throws when it cannot be read. */
-  executorOf: (factoryId: string) => ExecutorConfig | null;
+  runs: Async<RunsRepository>;
+  /** The factory's executor config; rejects when it cannot be read. */
+  executorOf: (factoryId: string) => Promise<ExecutorConfig | null>;
   events: EventBus;
   dataDir: string;
   log: Logger;
@@ -43,6 +44,10 @@ export class RunDispatcher {
   private lastPumpAt = 0;
   private started = false;
   private stopped = false;
+  /** A look at the queue is under way; a wake meanwhile asks for another once it ends. */
+  private pumping = false;
+  private wokenWhilePumping = false;
+  private pumped: Promise<void> = Promise.resolve();
   private readonly badConfigLogged = new Set<string>();
   private readonly live = new LiveOutput((runId) =>
     this.deps.events.emit({ type: 'run-output', runId }),
@@ -60,9 +65,9 @@ export class RunDispatcher {
    * still running (it may be doing the run's work with nobody to record it), then starts on the
    * queue.
    */
-  start(): void {
+  async start(): Promise<void> {
     this.started = true;
-    const interrupted = this.deps.runs.interruptRunning((run) => {
+    const interrupted = await this.deps.runs.interruptRunning((run) => {
       if (!run.process || !stillRunning(run.process)) return INTERRUPTED_BY_CRASH;
       stopProcessGroup(run.process.group);
       this.deps.log.warn(
@@ -87,11 +92,15 @@ export class RunDispatcher {
    */
   wake(): void {
     if (!this.started || this.stopped || this.timer) return;
+    if (this.pumping) {
+      this.wokenWhilePumping = true;
+      return;
+    }
     const wait = Math.max(0, this.lastPumpAt + MIN_PUMP_INTERVAL_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = null;
       this.lastPumpAt = Date.now();
-      this.pump();
+      this.pumped = this.pump();
     }, wait);
   }
 
@@ -99,25 +108,38 @@ export class RunDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    // A look under way may still claim runs: they start, and are ended with the others.
+    await this.pumped;
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
   }
 
-  private pump(): void {
+  /** One look at the queue at a time, so that two never claim past a factory's concurrency. */
+  private async pump(): Promise<void> {
     if (this.stopped) return;
+    this.pumping = true;
     try {
-      for (const factoryId of this.deps.runs.factoriesWithQueuedRuns()) this.pumpFactory(factoryId);
+      for (const factoryId of await this.deps.runs.factoriesWithQueuedRuns()) {
+        if (this.stopped) break;
+        await this.pumpFactory(factoryId);
+      }
     } catch (error) {
       this.deps.log.error(`[runs] could not read the queue: ${describeError(error)}`);
+    } finally {
+      this.pumping = false;
+    }
+    if (this.wokenWhilePumping) {
+      this.wokenWhilePumping = false;
+      this.wake();
     }
   }
 
-  private pumpFactory(factoryId: string): void {
-    const config = this.configOf(factoryId);
+  private async pumpFactory(factoryId: string): Promise<void> {
+    const config = await this.configOf(factoryId);
     if (!config) return;
     if (config.kind === 'record') {
       // Nothing to execute: queued → succeeded for a whole batch in one transaction (one fsync).
-      const done = this.deps.runs.recordQueued(factoryId, RECORD_BATCH, this.deps.now());
+      const done = await this.deps.runs.recordQueued(factoryId, RECORD_BATCH, this.deps.now());
       for (const run of done) {
         this.emit(
           { id: run.id, automationId: run.automation_id, deliveryId: run.delivery_id },
@@ -129,14 +151,14 @@ export class RunDispatcher {
     }
     const free = config.concurrency - (this.active.get(factoryId) ?? 0);
     if (free <= 0) return;
-    for (const run of this.deps.runs.claim(factoryId, free, this.deps.now())) {
+    for (const run of await this.deps.runs.claim(factoryId, free, this.deps.now())) {
       this.execute(run, factoryId, config);
     }
   }
 
-  private configOf(factoryId: string): ExecutorConfig | null {
+  private async configOf(factoryId: string): Promise<ExecutorConfig | null> {
     try {
-      const config = this.deps.executorOf(factoryId);
+      const config = await this.deps.executorOf(factoryId);
       this.badConfigLogged.delete(factoryId);
       return config;
     } catch (error) {
@@ -169,25 +191,29 @@ export class RunDispatcher {
     this.inFlight.set(run.id, { abort, done });
   }
 
-  private perform(
+  private async perform(
     run: RunRecord,
     config: Exclude<ExecutorConfig, { kind: 'record' }>,
     signal: AbortSignal,
   ): Promise<ExecutionResult> {
-    const payload = this.deps.runs.payloadOf(run.deliveryId);
-    if (!payload) {
-      return Promise.resolve(failed(`the payload of ${run.deliveryId} is no longer stored`));
-    }
+    const payload = await this.deps.runs.payloadOf(run.deliveryId);
+    if (!payload) return failed(`the payload of ${run.deliveryId} is no longer stored`);
     const job: RunJob = {
       runId: run.id,
       automationId: run.automationId,
       deliveryId: run.deliveryId,
       webhookUid: run.webhookUid,
-      eventType: this.deps.runs.eventTypeOf(run.deliveryId),
+      eventType: await this.deps.runs.eventTypeOf(run.deliveryId),
       input: run.input,
       payload,
       signal,
-      started: (process) => this.deps.runs.recordProcess(run.id, process),
+      started: (process) => {
+        this.deps.runs.recordProcess(run.id, process).catch((error: unknown) => {
+          this.deps.log.error(
+            `[runs] could not record the program of ${run.id}: ${describeError(error)}`,
+          );
+        });
+      },
       onOutput: this.live.sink(run.id),
     };
     return config.kind === 'command'
@@ -195,12 +221,17 @@ export class RunDispatcher {
       : executeHttp(config, job);
   }
 
-  private finish(run: RunRecord, kind: string, result: ExecutionResult, stopped: boolean): void {
+  private async finish(
+    run: RunRecord,
+    kind: string,
+    result: ExecutionResult,
+    stopped: boolean,
+  ): Promise<void> {
     const outcome: RunOutcome = stopped
       ? { ...result, status: 'interrupted', error: INTERRUPTED_BY_STOP }
       : result;
     try {
-      this.deps.runs.finish(run.id, outcome, this.deps.now());
+      await this.deps.runs.finish(run.id, outcome, this.deps.now());
     } catch (error) {
       // The database closed under us (a crash-stop): the run stays running and is interrupted at start.
       this.deps.log.error(`[runs] could not record how ${run.id} ended: ${describeError(error)}`);

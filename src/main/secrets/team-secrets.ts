@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
+import type { Async } from '../store/store.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
 
 /** 8 hex digits of SHA-256: enough to tell two values apart on screen, far too little to recover one. */
@@ -15,7 +16,7 @@ export class TeamSecrets {
   private readonly cache = new Map<string, string>();
 
   constructor(
-    private readonly repo: SecretsRepository,
+    private readonly repo: Async<SecretsRepository>,
     private readonly store: SecretStore,
     private readonly now: () => number = Date.now,
   ) {}
@@ -31,7 +32,7 @@ export class TeamSecrets {
   /** Warms the cache at start; a secret whose value is missing from the store is reported, not hidden. */
   async load(): Promise<string[]> {
     const missing: string[] = [];
-    for (const record of this.repo.all()) {
+    for (const record of await this.repo.all()) {
       const account = secretAccount(record.factoryId, record.name);
       const value = await this.store.get(account);
       if (value === null) missing.push(account);
@@ -45,11 +46,11 @@ export class TeamSecrets {
     return this.cache.get(secretAccount(factoryId, name));
   }
 
-  get(factoryId: string, name: string): SecretRecord | null {
+  get(factoryId: string, name: string): Promise<SecretRecord | null> {
     return this.repo.get(factoryId, name);
   }
 
-  list(factoryId: string): SecretRecord[] {
+  list(factoryId: string): Promise<SecretRecord[]> {
     return this.repo.list(factoryId);
   }
 
@@ -59,7 +60,7 @@ export class TeamSecrets {
    * its items stayed in the keychain.
    */
   async heldElsewhere(factoryId: string, name: string): Promise<boolean> {
-    if (this.repo.get(factoryId, name)) return false;
+    if (await this.repo.get(factoryId, name)) return false;
     return (await this.store.get(secretAccount(factoryId, name))) !== null;
   }
 
@@ -83,7 +84,7 @@ export class TeamSecrets {
     // Value first: a row must never point at a value that was not stored.
     await this.store.set(account, value);
     try {
-      this.repo.insert({
+      await this.repo.insert({
         factoryId,
         name,
         fingerprint: fingerprintOf(value),
@@ -94,7 +95,7 @@ export class TeamSecrets {
       throw error;
     }
     this.cache.set(account, value);
-    return this.repo.get(factoryId, name)!;
+    return (await this.repo.get(factoryId, name))!;
   }
 
   /** Once this returns, the ingress only accepts the new value: no overlap window. */
@@ -102,8 +103,13 @@ export class TeamSecrets {
     const account = secretAccount(factoryId, name);
     await this.store.set(account, value);
     this.cache.set(account, value);
-    this.repo.rotate({ factoryId, name, fingerprint: fingerprintOf(value), rotatedAt: this.now() });
-    return this.repo.get(factoryId, name)!;
+    await this.repo.rotate({
+      factoryId,
+      name,
+      fingerprint: fingerprintOf(value),
+      rotatedAt: this.now(),
+    });
+    return (await this.repo.get(factoryId, name))!;
   }
 
   /**
@@ -114,12 +120,12 @@ export class TeamSecrets {
   async refresh(factoryId: string, names: readonly string[]): Promise<string[]> {
     const changed: string[] = [];
     for (const name of names) {
-      if (!this.repo.get(factoryId, name)) continue;
+      if (!(await this.repo.get(factoryId, name))) continue;
       const account = secretAccount(factoryId, name);
       const value = await this.store.get(account);
       if (value === null || value === this.cache.get(account)) continue;
       this.cache.set(account, value);
-      this.repo.rotate({
+      await this.repo.rotate({
         factoryId,
         name,
         fingerprint: fingerprintOf(value),
@@ -132,7 +138,7 @@ export class TeamSecrets {
 
   async remove(factoryId: string, name: string): Promise<void> {
     const account = secretAccount(factoryId, name);
-    this.repo.remove(factoryId, name);
+    await this.repo.remove(factoryId, name);
     this.cache.delete(account);
     await this.store.delete(account);
   }

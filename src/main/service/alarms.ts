@@ -18,8 +18,8 @@ type AlarmHandlers = Pick<
  * set here (also for webhooks of a managed factory) and kept by UID, never in definition files.
  */
 export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
-  const settingsJson = (uid: string) => {
-    const settings = deps.alarms.monitor.settingsOf(requireLiveWebhook(deps, uid));
+  const settingsJson = async (uid: string) => {
+    const settings = await deps.alarms.monitor.settingsOf(await requireLiveWebhook(deps, uid));
     return {
       uid,
       expectedEveryMinutes: settings.expectedEveryMinutes,
@@ -28,11 +28,10 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
   };
 
   return {
-    'alarms.list': ({ factory }) => {
-      requireFactory(deps, factory);
-      return Promise.resolve({
-        items: deps.alarms.monitor
-          .active()
+    'alarms.list': async ({ factory }) => {
+      await requireFactory(deps, factory);
+      return {
+        items: (await deps.alarms.monitor.active())
           .filter((alarm) => alarm.factoryId === factory)
           .map((alarm) => ({
             webhookUid: alarm.webhookUid,
@@ -41,17 +40,17 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
             since: iso(alarm.since),
             message: alarm.message,
           })),
-      });
+      };
     },
-    'webhooks.alarms': ({ uid }) => Promise.resolve(settingsJson(uid)),
+    'webhooks.alarms': ({ uid }) => settingsJson(uid),
     'webhooks.setAlarms': ({ uid, expectedEveryMinutes, authFailureStreak }) =>
-      deps.writes.run(() => {
-        const webhook = requireLiveWebhook(deps, uid);
-        const current = deps.alarms.monitor.settingsOf(webhook);
+      deps.writes.run(async () => {
+        const webhook = await requireLiveWebhook(deps, uid);
+        const current = await deps.alarms.monitor.settingsOf(webhook);
         const cadenceChanged =
           expectedEveryMinutes !== undefined &&
           expectedEveryMinutes !== current.expectedEveryMinutes;
-        deps.alarms.repo.saveSettings({
+        await deps.alarms.repo.saveSettings({
           webhookUid: uid,
           expectedEveryMinutes:
             expectedEveryMinutes === undefined
@@ -62,18 +61,18 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
           authFailureStreak:
             authFailureStreak === undefined ? current.authFailureStreak : authFailureStreak,
         });
-        deps.alarms.monitor.recheck(uid);
+        await deps.alarms.monitor.recheck(uid);
         deps.events.emit({ type: 'changed', resource: 'alarms' });
         return settingsJson(uid);
       }),
-    'factories.alarmNotification': ({ id }) => {
-      requireFactory(deps, id);
-      return Promise.resolve({ factory: id, notification: deps.alarms.repo.notification(id) });
+    'factories.alarmNotification': async ({ id }) => {
+      await requireFactory(deps, id);
+      return { factory: id, notification: await deps.alarms.repo.notification(id) };
     },
     'factories.setAlarmNotification': ({ id, notification }) =>
-      deps.writes.run(() => {
-        requireFactory(deps, id);
-        if (!deps.alarms.repo.saveNotification(id, notification)) {
+      deps.writes.run(async () => {
+        await requireFactory(deps, id);
+        if (!(await deps.alarms.repo.saveNotification(id, notification))) {
           throw new ApiError('not_found', `No factory "${id}".`, 'id');
         }
         deps.events.emit({ type: 'changed', resource: 'settings' });

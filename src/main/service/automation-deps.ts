@@ -7,24 +7,25 @@ import type { DeliveryScans } from '../store/delivery-scans.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ExecutorsRepository } from '../store/executors-repo.js';
 import type { RunsRepository } from '../store/runs-repo.js';
+import type { Async } from '../store/store.js';
 import type { ServiceDeps } from './deps.js';
 
 /** What the automation, run, replay and executor handlers need beyond the common service deps. */
 export interface AutomationServiceDeps {
-  automations: AutomationsRepository;
+  automations: Async<AutomationsRepository>;
   /** Reloaded after every automation write, so the accept path plans with what was saved. */
   automationIndex: AutomationIndex;
-  runs: RunsRepository;
-  executors: ExecutorsRepository;
+  runs: Async<RunsRepository>;
+  executors: Async<ExecutorsRepository>;
   /** Replays are written like deliveries: one transaction with their runs. */
   writer: Pick<DeliveryWriter, 'accept' | 'settled'>;
   dispatcher: Pick<RunDispatcher, 'wake' | 'liveOutput'>;
   /** Replays get the relay's one line per delivery, as deliveries do. */
   log: Logger;
   /** Forward attempts and `hookport forward` places (the tester's loop). */
-  attempts: AttemptsRepository;
+  attempts: Async<AttemptsRepository>;
   /** Reads over Accepted deliveries: forward backlogs, filter lab, field autocomplete. */
-  scans: DeliveryScans;
+  scans: Async<DeliveryScans>;
   /** How long one forward may take in all; tests shorten it. */
   forwardTimeoutMs?: number;
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import { findRedactedHeaderFilter } from '../automations/header-filter-rules.js';
 import { newAutomationId } from '../ids.js';
 import type { AutomationRecord } from '../store/automations-repo.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { iso } from './to-json.js';
@@ -35,11 +36,28 @@ function warningsFor(uids: string[], deleted: string[]): string[] {
     : [`${DELETED_WEBHOOK_WARNING} (${which}); its other webhooks still fire`];
 }
 
+/** The webhooks these triggers select, by UID (deleted ones included; unknown ones absent). */
+async function webhooksOf(
+  deps: FullServiceDeps,
+  triggers: readonly WebhookTrigger[],
+): Promise<Map<string, WebhookRecord>> {
+  const found = new Map<string, WebhookRecord>();
+  for (const uid of selectedUids(triggers)) {
+    const webhook = await deps.webhooks.get(uid);
+    if (webhook) found.set(uid, webhook);
+  }
+  return found;
+}
+
 /** The automation as the API shows it, with what the list needs: webhook names, warnings, runs in 24 h. */
-export function automationJson(a: AutomationRecord, deps: FullServiceDeps): Automation {
+export async function automationJson(
+  a: AutomationRecord,
+  deps: FullServiceDeps,
+): Promise<Automation> {
   const uids = selectedUids(a.triggers);
+  const selected = await webhooksOf(deps, a.triggers);
   const webhooks = uids.map((uid) => {
-    const w = deps.webhooks.get(uid);
+    const w = selected.get(uid);
     return { uid, name: w?.name ?? null, deleted: !w || w.deletedAt !== null };
   });
   const deletedWebhookUids = webhooks.filter((w) => w.deleted).map((w) => w.uid);
@@ -53,7 +71,7 @@ export function automationJson(a: AutomationRecord, deps: FullServiceDeps): Auto
     webhooks,
     deletedWebhookUids,
     warnings: warningsFor(uids, deletedWebhookUids),
-    runs24h: deps.runs.countSince(a.id, deps.now() - DAY_MS),
+    runs24h: await deps.runs.countSince(a.id, deps.now() - DAY_MS),
     sourceFile: a.sourceFile,
     createdAt: iso(a.createdAt),
     updatedAt: iso(a.updatedAt),
@@ -61,27 +79,29 @@ export function automationJson(a: AutomationRecord, deps: FullServiceDeps): Auto
 }
 
 /** A header filter may not name a selected webhook's own (redacted) signature header. */
-export function assertHeaderFiltersAllowed(
+export async function assertHeaderFiltersAllowed(
   deps: FullServiceDeps,
   triggers: readonly WebhookTrigger[],
   pathOf?: (index: number) => string,
-): void {
-  const problem = findRedactedHeaderFilter(triggers, (uid) => deps.webhooks.get(uid), pathOf);
+): Promise<void> {
+  const selected = await webhooksOf(deps, triggers);
+  const problem = findRedactedHeaderFilter(triggers, (uid) => selected.get(uid) ?? null, pathOf);
   if (problem) {
     throw new ApiError('invalid_input', `${problem.path}: ${problem.message}`, problem.path);
   }
 }
 
 /** Triggers name live webhooks of the automation's own factory, checked when saved. */
-function assertWebhooksExist(
+async function assertWebhooksExist(
   deps: FullServiceDeps,
   factoryId: string,
   triggers: readonly WebhookTrigger[],
-): void {
+): Promise<void> {
+  const selected = await webhooksOf(deps, triggers);
   triggers.forEach((trigger, i) => {
     trigger.filter.webhook_ids.forEach((uid, j) => {
       const path = `triggers.${i}.filter.webhook_ids.${j}`;
-      const webhook = deps.webhooks.get(uid);
+      const webhook = selected.get(uid);
       if (!webhook || webhook.factoryId !== factoryId) {
         throw new ApiError(
           'invalid_input',
@@ -100,8 +120,12 @@ function assertWebhooksExist(
   });
 }
 
-function assertEditable(deps: FullServiceDeps, factoryId: string, name: string): void {
-  if (deps.factories.get(factoryId)?.definitionsDir) {
+async function assertEditable(
+  deps: FullServiceDeps,
+  factoryId: string,
+  name: string,
+): Promise<void> {
+  if ((await deps.factories.get(factoryId))?.definitionsDir) {
     throw new ApiError(
       'conflict',
       `Factory "${factoryId}" is managed by definition files: edit automations/${name}.md instead.`,
@@ -109,44 +133,46 @@ function assertEditable(deps: FullServiceDeps, factoryId: string, name: string):
   }
 }
 
-function assertNameFree(
+async function assertNameFree(
   deps: FullServiceDeps,
   factoryId: string,
   name: string,
   self?: string,
-): void {
-  if (deps.automations.list(factoryId).some((a) => a.name === name && a.id !== self)) {
+): Promise<void> {
+  if ((await deps.automations.list(factoryId)).some((a) => a.name === name && a.id !== self)) {
     throw new ApiError('conflict', `name: an automation named "${name}" already exists`, 'name');
   }
 }
 
 export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
-  const requireAutomation = (id: string): AutomationRecord => {
-    const automation = deps.automations.get(id);
+  const requireAutomation = async (id: string): Promise<AutomationRecord> => {
+    const automation = await deps.automations.get(id);
     if (!automation) throw new ApiError('not_found', `No automation ${id}.`);
     return automation;
   };
-  const changed = (): void => {
-    deps.automationIndex.reload();
+  const changed = async (): Promise<void> => {
+    await deps.automationIndex.reload();
     deps.events.emit({ type: 'changed', resource: 'automations' });
   };
 
   return {
-    'automations.list': ({ factory }) => {
-      requireFactory(deps, factory);
-      const items = deps.automations.list(factory).map((a) => automationJson(a, deps));
-      return Promise.resolve({ items });
+    'automations.list': async ({ factory }) => {
+      await requireFactory(deps, factory);
+      const items = [];
+      for (const a of await deps.automations.list(factory))
+        items.push(await automationJson(a, deps));
+      return { items };
     },
 
-    'automations.get': ({ id }) => Promise.resolve(automationJson(requireAutomation(id), deps)),
+    'automations.get': async ({ id }) => automationJson(await requireAutomation(id), deps),
 
     'automations.create': (input) =>
-      deps.writes.run(() => {
-        const factory = requireFactory(deps, input.factory);
-        assertEditable(deps, factory.id, input.name);
-        assertNameFree(deps, factory.id, input.name);
-        assertWebhooksExist(deps, factory.id, input.triggers);
-        assertHeaderFiltersAllowed(deps, input.triggers);
+      deps.writes.run(async () => {
+        const factory = await requireFactory(deps, input.factory);
+        await assertEditable(deps, factory.id, input.name);
+        await assertNameFree(deps, factory.id, input.name);
+        await assertWebhooksExist(deps, factory.id, input.triggers);
+        await assertHeaderFiltersAllowed(deps, input.triggers);
         const now = deps.now();
         const record: AutomationRecord = {
           id: newAutomationId(),
@@ -159,19 +185,20 @@ export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
           createdAt: now,
           updatedAt: now,
         };
-        deps.automations.insert(record);
-        changed();
+        await deps.automations.insert(record);
+        await changed();
         return automationJson(record, deps);
       }),
 
     'automations.update': ({ id, ...changes }) =>
-      deps.writes.run(() => {
-        const current = requireAutomation(id);
-        assertEditable(deps, current.factoryId, current.name);
-        if (changes.name !== undefined) assertNameFree(deps, current.factoryId, changes.name, id);
+      deps.writes.run(async () => {
+        const current = await requireAutomation(id);
+        await assertEditable(deps, current.factoryId, current.name);
+        if (changes.name !== undefined)
+          await assertNameFree(deps, current.factoryId, changes.name, id);
         if (changes.triggers !== undefined) {
-          assertWebhooksExist(deps, current.factoryId, changes.triggers);
-          assertHeaderFiltersAllowed(deps, changes.triggers);
+          await assertWebhooksExist(deps, current.factoryId, changes.triggers);
+          await assertHeaderFiltersAllowed(deps, changes.triggers);
         }
         const updated: AutomationRecord = {
           ...current,
@@ -181,23 +208,23 @@ export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
           triggers: changes.triggers ?? current.triggers,
           updatedAt: deps.now(),
         };
-        deps.automations.update(updated);
-        changed();
+        await deps.automations.update(updated);
+        await changed();
         return automationJson(updated, deps);
       }),
 
     'automations.delete': ({ id }) =>
-      deps.writes.run(() => {
-        const current = requireAutomation(id);
-        assertEditable(deps, current.factoryId, current.name);
+      deps.writes.run(async () => {
+        const current = await requireAutomation(id);
+        await assertEditable(deps, current.factoryId, current.name);
         // Queued runs would have no executor to go to once the automation is gone.
-        const cancelled = deps.runs.failQueuedOf(
+        const cancelled = await deps.runs.failQueuedOf(
           id,
           'the automation was deleted before this run started',
           deps.now(),
         );
-        deps.automations.remove(id);
-        changed();
+        await deps.automations.remove(id);
+        await changed();
         for (const run of cancelled) {
           deps.events.emit({
             type: 'run',

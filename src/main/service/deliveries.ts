@@ -41,29 +41,29 @@ export function deliveryHandlers(
     }) => {
       await deps.writer.settled();
       // A deleted webhook's log stays readable: automations may still point at it.
-      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
       if (from !== undefined && to !== undefined && from > to) {
         throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
       }
       const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
       const filter = { labels: wanted, identity, q, eventType, from, to };
-      const page = deps.deliveries.page(uid, limit, before ?? null, filter);
+      const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
       return {
         items: page.items.map(deliveryJson),
         nextBefore: page.nextBefore,
-        total: deps.deliveries.count(uid, filter),
+        total: await deps.deliveries.count(uid, filter),
       };
     },
     'deliveries.get': async ({ id }) => {
       await deps.writer.settled();
-      const delivery = deps.deliveries.get(id);
+      const delivery = await deps.deliveries.get(id);
       if (!delivery) throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
       // Only accepted deliveries store a payload (seed §2.2); the bytes parsed as UTF-8 JSON.
       const payload =
         delivery.label === 'Accepted'
-          ? (deps.deliveries.payload(id)?.toString('utf8') ?? null)
+          ? ((await deps.deliveries.payload(id))?.toString('utf8') ?? null)
           : null;
-      const request = deps.deliveries.requestContext(id);
+      const request = await deps.deliveries.requestContext(id);
       return {
         ...deliveryJson(delivery),
         payload,
@@ -74,13 +74,13 @@ export function deliveryHandlers(
     },
     'deliveries.volume': async ({ uid, range }) => {
       await deps.writer.settled();
-      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
       const { count, minutes } = VOLUME_BUCKETS[range];
       const bucketMs = minutes * 60_000;
       // Whole buckets on the clock, the last one still running, so bars stay put between reads.
       const since = (Math.floor(deps.now() / bucketMs) - (count - 1)) * bucketMs;
       const buckets = Array.from({ length: count }, emptyCounts);
-      for (const row of deps.deliveries.volumeSince(uid, since, bucketMs)) {
+      for (const row of await deps.deliveries.volumeSince(uid, since, bucketMs)) {
         const bucket = buckets[Math.min(row.bucket, count - 1)];
         if (bucket) bucket[row.label] += row.n;
       }
@@ -88,25 +88,22 @@ export function deliveryHandlers(
     },
     'deliveries.activity': async ({ factory }) => {
       await deps.writer.settled();
-      requireFactory(deps, factory);
+      await requireFactory(deps, factory);
       // Clock hours, the last one still running: the buckets stay put between reads.
       const since = (Math.floor(deps.now() / HOUR_MS) - (ACTIVITY_HOURS - 1)) * HOUR_MS;
       const byUid = new Map<string, LabelCounts[]>();
-      for (const webhook of deps.webhooks.list(factory)) {
+      for (const webhook of await deps.webhooks.list(factory)) {
         byUid.set(webhook.uid, Array.from({ length: ACTIVITY_HOURS }, emptyCounts));
       }
-      for (const row of deps.deliveries.activitySince(factory, since)) {
+      for (const row of await deps.deliveries.activitySince(factory, since)) {
         const hour = byUid.get(row.uid)?.[Math.min(row.hour, ACTIVITY_HOURS - 1)];
         if (hour) hour[row.label] += row.n;
       }
-      return {
-        since: iso(since),
-        items: [...byUid].map(([uid, hours]) => ({
-          uid,
-          hours,
-          lastDeliveryAt: isoOrNull(deps.deliveries.latestAt(uid)),
-        })),
-      };
+      const items = [];
+      for (const [uid, hours] of byUid) {
+        items.push({ uid, hours, lastDeliveryAt: isoOrNull(await deps.deliveries.latestAt(uid)) });
+      }
+      return { since: iso(since), items };
     },
   };
 }

@@ -9,14 +9,15 @@ import type { DeliveriesRepository } from '../store/deliveries-repo.js';
 import type { FactoriesRepository } from '../store/factories-repo.js';
 import type { TokensRepository } from '../store/tokens-repo.js';
 import type { WebhooksRepository } from '../store/webhooks-repo.js';
+import type { Async } from '../store/store.js';
 import type { RelaySettings } from './relay-settings.js';
 import type { SerialQueue } from './serial-queue.js';
 
 export interface ServiceDeps {
-  factories: FactoriesRepository;
-  webhooks: WebhooksRepository;
-  deliveries: DeliveriesRepository;
-  tokens: TokensRepository;
+  factories: Async<FactoriesRepository>;
+  webhooks: Async<WebhooksRepository>;
+  deliveries: Async<DeliveriesRepository>;
+  tokens: Async<TokensRepository>;
   secrets: TeamSecrets;
   directory: WebhookDirectory;
   settings: RelaySettings;
@@ -28,7 +29,7 @@ export interface ServiceDeps {
   definitions: DefinitionSync;
   /** Refused requests the ingress keeps in memory (read only here). */
   refusals: Pick<RefusalTally, 'newest' | 'countsSinceStart' | 'countsLastHour'>;
-  alarms: { monitor: AlarmMonitor; repo: AlarmsRepository };
+  alarms: { monitor: AlarmMonitor; repo: Async<AlarmsRepository> };
   version: string;
   /** How to run `hookport` on this machine (the UI's sample commands). */
   cliCommand: string;

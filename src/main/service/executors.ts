@@ -7,15 +7,15 @@ export function executorHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'factories.executor' | 'factories.update'> {
   return {
-    'factories.executor': ({ id }) => {
-      const executor = deps.executors.get(id);
+    'factories.executor': async ({ id }) => {
+      const executor = await deps.executors.get(id);
       if (!executor) throw new ApiError('not_found', `No factory "${id}".`);
-      return Promise.resolve({ factory: id, executor });
+      return { factory: id, executor };
     },
     'factories.update': ({ id, executor }) =>
-      deps.writes.run(() => {
-        requireFactory(deps, id);
-        deps.executors.set(id, executor);
+      deps.writes.run(async () => {
+        await requireFactory(deps, id);
+        await deps.executors.set(id, executor);
         deps.events.emit({ type: 'changed', resource: 'settings' });
         // A higher concurrency (or a switch to record) may let queued runs go now.
         deps.dispatcher.wake();

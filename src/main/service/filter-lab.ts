@@ -18,22 +18,25 @@ import { webhookCheckFor, type WebhookCheck } from './test-filter.js';
 import { iso } from './to-json.js';
 
 /** Whether the trigger's header filter holds for the stored request; a reason when not. */
-function headerMiss(trigger: WebhookTrigger, request: () => RequestContext | null): string | null {
+async function headerMiss(
+  trigger: WebhookTrigger,
+  request: () => Promise<RequestContext | null>,
+): Promise<string | null> {
   const filter = trigger.filter.headers;
   if (!filter || Object.keys(filter).length === 0) return null;
-  const stored = request();
+  const stored = await request();
   if (!stored) return 'headers: not recorded for this delivery (it came before they were kept)';
   const verdict = evaluateHeaderFilter(filter, headerValuesFromPairs(stored.headers));
   return verdict.matched ? null : `headers: ${describeFailure(verdict.failure)}`;
 }
 
 /** One stored delivery through the trigger, as Test filter would judge it, in a line. */
-function judge(
+async function judge(
   trigger: WebhookTrigger,
   entry: StoredPayload,
   webhookCheck: WebhookCheck,
-  request: () => RequestContext | null,
-): FilterMatch {
+  request: () => Promise<RequestContext | null>,
+): Promise<FilterMatch> {
   const base = {
     deliveryId: entry.id,
     webhookUid: entry.webhookUid,
@@ -46,7 +49,7 @@ function judge(
   if (!parsed.ok) return no(`stored payload: ${parsed.reason}`);
   const verdict = evaluateFilter(trigger.filter.payload, parsed.value);
   if (!verdict.matched) return no(describeFailure(verdict.failure));
-  const headers = headerMiss(trigger, request);
+  const headers = await headerMiss(trigger, request);
   return headers === null ? { ...base, verdict: 'Would trigger', detail: null } : no(headers);
 }
 
@@ -58,34 +61,35 @@ export function filterLabHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'automations.filterMatches' | 'webhooks.fields'> {
   return {
-    'automations.filterMatches': ({ trigger, limit }) => {
-      assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
-      const checks = new Map(
-        trigger.filter.webhook_ids.map((uid) => [uid, webhookCheckFor(deps, trigger, uid)]),
-      );
-      const items = deps.scans
-        .newestPayloads(trigger.filter.webhook_ids, limit)
-        .map((entry) =>
-          judge(trigger, entry, checks.get(entry.webhookUid)!, () =>
+    'automations.filterMatches': async ({ trigger, limit }) => {
+      await assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
+      const checks = new Map<string, WebhookCheck>();
+      for (const uid of trigger.filter.webhook_ids)
+        checks.set(uid, await webhookCheckFor(deps, trigger, uid));
+      const items: FilterMatch[] = [];
+      for (const entry of await deps.scans.newestPayloads(trigger.filter.webhook_ids, limit)) {
+        items.push(
+          await judge(trigger, entry, checks.get(entry.webhookUid)!, () =>
             deps.deliveries.requestContext(entry.id),
           ),
         );
-      return Promise.resolve({
+      }
+      return {
         scanned: items.length,
         matched: items.filter((item) => item.verdict === 'Would trigger').length,
         items,
-      });
+      };
     },
 
-    'webhooks.fields': ({ uid, limit }) => {
-      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+    'webhooks.fields': async ({ uid, limit }) => {
+      if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
       const fields = new SeenFields(FIELDS_MAX);
-      const payloads = deps.scans.newestPayloads([uid], limit);
+      const payloads = await deps.scans.newestPayloads([uid], limit);
       for (const entry of payloads) {
         const parsed = parseJsonBody(entry.body);
         if (parsed.ok) fields.add(parsed.value);
       }
-      return Promise.resolve({ scanned: payloads.length, ...fields.result() });
+      return { scanned: payloads.length, ...fields.result() };
     },
   };
 }

@@ -77,27 +77,27 @@ export function forwardingHandlers(
   };
 
   return {
-    'deliveries.forward': (input) => {
-      const { delivery } = requireStoredPayload(deps, input.id);
+    'deliveries.forward': async (input) => {
+      const { delivery } = await requireStoredPayload(deps, input.id);
       return input.forwarder
         ? oneAtATime(placeKey(delivery.webhookUid, input.url), () => send(input))
         : send(input);
     },
 
-    'deliveries.attempts': ({ id }) => {
-      if (!deps.deliveries.get(id))
+    'deliveries.attempts': async ({ id }) => {
+      if (!(await deps.deliveries.get(id)))
         throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
-      return Promise.resolve({ items: deps.attempts.ofDelivery(id).map(attemptJson) });
+      return { items: (await deps.attempts.ofDelivery(id)).map(attemptJson) };
     },
 
     'deliveries.forwardBacklog': async ({ uid, url, after, limit }) => {
-      if (!deps.webhooks.get(uid)) throw new ApiError('not_found', `No webhook ${uid}.`);
+      if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
       await forwarderSends.get(placeKey(uid, url))?.catch(() => undefined);
-      const place = deps.attempts.place(uid, url);
-      const newest = deps.scans.newestAcceptedId(uid);
+      const place = await deps.attempts.place(uid, url);
+      const newest = await deps.scans.newestAcceptedId(uid);
       const from = after ?? place;
       // With no place yet, there is no backlog: the forwarder starts with what arrives next.
-      const rows = from === null ? [] : deps.scans.acceptedAfter(uid, from, limit + 1);
+      const rows = from === null ? [] : await deps.scans.acceptedAfter(uid, from, limit + 1);
       return {
         place,
         newest,
@@ -119,14 +119,14 @@ export function forwardingHandlers(
     body: edited,
     forwarder,
   }: ParsedInput<'deliveries.forward'>): Promise<{ attempt: Attempt }> {
-    const { delivery, body: stored } = requireStoredPayload(deps, id);
-    const webhook = deps.webhooks.get(delivery.webhookUid);
+    const { delivery, body: stored } = await requireStoredPayload(deps, id);
+    const webhook = await deps.webhooks.get(delivery.webhookUid);
     const secret = signingSecret(deps, webhook, sign);
     const shape = webhook ?? { authMode: 'token', signatureScheme: null, signatureOptions: null };
     const sentBody = edited === undefined ? null : Buffer.from(edited, 'utf8');
     const at = deps.now();
     const request = buildForwardRequest({
-      stored: deps.deliveries.requestContext(id),
+      stored: await deps.deliveries.requestContext(id),
       body: sentBody ?? stored,
       webhook: shape,
       deliveryId: id,
@@ -153,7 +153,7 @@ export function forwardingHandlers(
       forwarder,
       delivered: handlerTookIt(answer.status),
     };
-    deps.attempts.record(attempt);
+    await deps.attempts.record(attempt);
     deps.events.emit({
       type: 'attempt',
       attempt: {

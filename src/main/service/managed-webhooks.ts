@@ -34,8 +34,8 @@ async function changeFile(
   }
 }
 
-function applied(deps: ServiceDeps, factoryId: string, name: string): Webhook {
-  const record = deps.webhooks.findByName(factoryId, name);
+async function applied(deps: ServiceDeps, factoryId: string, name: string): Promise<Webhook> {
+  const record = await deps.webhooks.findByName(factoryId, name);
   if (!record)
     throw new ApiError(
       'internal',
@@ -66,7 +66,7 @@ export async function createManagedWebhook(
     eventTypePath: input.eventTypePath,
   };
   await changeFile(deps, factoryId, dir, input.name, () => writeWebhookFile(dir, input.name, file));
-  const webhook = applied(deps, factoryId, input.name);
+  const webhook = await applied(deps, factoryId, input.name);
   // The value is a managed team secret: never shown here, and a URL token stays `{token}`.
   return { webhook, secret: null, ingressUrl: webhook.ingressUrl };
 }

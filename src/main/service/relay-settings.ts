@@ -1,30 +1,56 @@
 import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/contract/relay.js';
 import type { SettingsRepository } from '../store/settings-repo.js';
+import type { Async } from '../store/store.js';
 
-/** Relay-wide settings with their defaults; retention can only be raised above the seed's floor. */
+const KEYS = ['publicUrl', 'secretBackend', 'retentionDays', 'retentionMinPerWebhook'] as const;
+type Key = (typeof KEYS)[number];
+
+/**
+ * Relay-wide settings with their defaults; retention can only be raised above the seed's floor.
+ * Held in memory (read on every ingress URL shown, and by retention): loaded at start, written
+ * through on every change; `reload()` re-reads them when another process changed them.
+ */
 export class RelaySettings {
   /** The ingress listener's own address, known once it listens. */
   listenerBaseUrl = 'http://127.0.0.1:8787';
+  private values = new Map<Key, unknown>();
 
-  constructor(private readonly repo: SettingsRepository) {}
+  private constructor(private readonly repo: Async<SettingsRepository>) {}
+
+  static async load(repo: Async<SettingsRepository>): Promise<RelaySettings> {
+    const settings = new RelaySettings(repo);
+    await settings.reload();
+    return settings;
+  }
+
+  async reload(): Promise<void> {
+    const values = new Map<Key, unknown>();
+    for (const key of KEYS) values.set(key, await this.repo.get(key));
+    this.values = values;
+  }
+
+  private async write(key: Key, value: unknown): Promise<void> {
+    await this.repo.set(key, value);
+    this.values.set(key, value ?? undefined);
+  }
 
   get publicUrl(): string | null {
-    const value = this.repo.get('publicUrl');
+    const value = this.values.get('publicUrl');
     return typeof value === 'string' ? value : null;
   }
 
-  set publicUrl(value: string | null) {
-    this.repo.set('publicUrl', value);
+  setPublicUrl(value: string | null): Promise<void> {
+    return this.write('publicUrl', value);
   }
 
   /** Where this data dir's secret values live (kept so a restart does not switch stores). */
   get secretBackend(): 'keychain' | 'file' | undefined {
-    const value = this.repo.get('secretBackend');
+    const value = this.values.get('secretBackend');
     return value === 'keychain' || value === 'file' ? value : undefined;
   }
 
-  set secretBackend(value: 'keychain' | 'file' | undefined) {
-    this.repo.set('secretBackend', value);
+  setSecretBackend(value: 'keychain' | 'file' | undefined): Promise<void> {
+    return this.write('secretBackend', value);
   }
 
   /** The `base_url` of every ingress URL shown. */
@@ -35,23 +61,23 @@ export class RelaySettings {
   get retentionDays(): number {
     return Math.max(
       RETENTION_MIN_DAYS,
-      Number(this.repo.get('retentionDays') ?? RETENTION_MIN_DAYS),
+      Number(this.values.get('retentionDays') ?? RETENTION_MIN_DAYS),
     );
   }
 
-  set retentionDays(days: number) {
-    this.repo.set('retentionDays', Math.max(RETENTION_MIN_DAYS, days));
+  setRetentionDays(days: number): Promise<void> {
+    return this.write('retentionDays', Math.max(RETENTION_MIN_DAYS, days));
   }
 
   get retentionMinPerWebhook(): number {
     return Math.max(
       RETENTION_MIN_PER_WEBHOOK,
-      Number(this.repo.get('retentionMinPerWebhook') ?? RETENTION_MIN_PER_WEBHOOK),
+      Number(this.values.get('retentionMinPerWebhook') ?? RETENTION_MIN_PER_WEBHOOK),
     );
   }
 
-  set retentionMinPerWebhook(count: number) {
-    this.repo.set('retentionMinPerWebhook', Math.max(RETENTION_MIN_PER_WEBHOOK, count));
+  setRetentionMinPerWebhook(count: number): Promise<void> {
+    return this.write('retentionMinPerWebhook', Math.max(RETENTION_MIN_PER_WEBHOOK, count));
   }
 
   /** Ingress URL of a webhook; a URL token shows as `{token}` unless this is the one-time reveal. */

@@ -17,35 +17,37 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
   });
 
   return {
-    'factories.list': () =>
-      Promise.resolve({
-        items: deps.factories.all().map((f) => ({
+    'factories.list': async () => {
+      const items = [];
+      for (const f of await deps.factories.all()) {
+        items.push({
           id: f.id,
           name: f.name,
           managed: f.definitionsDir !== null,
           definitionsDir: f.definitionsDir,
-          webhookCount: deps.webhooks.countLive(f.id),
+          webhookCount: await deps.webhooks.countLive(f.id),
           webhookLimit: deps.limits.webhooksPerFactory,
-        })),
-      }),
-    'relay.status': (_input, caller) =>
-      Promise.resolve({
-        version: deps.version,
-        role: caller.role,
-        ingressBaseUrl: deps.settings.ingressBaseUrl,
-        secretBackend: deps.secrets.backend,
-        deliveriesLastHour: deps.deliveries.countSince(deps.now() - HOUR_MS),
-        refusalsLastHour: deps.refusals.countsLastHour(deps.now()),
-        cliCommand: deps.cliCommand,
-      }),
+        });
+      }
+      return { items };
+    },
+    'relay.status': async (_input, caller) => ({
+      version: deps.version,
+      role: caller.role,
+      ingressBaseUrl: deps.settings.ingressBaseUrl,
+      secretBackend: deps.secrets.backend,
+      deliveriesLastHour: await deps.deliveries.countSince(deps.now() - HOUR_MS),
+      refusalsLastHour: deps.refusals.countsLastHour(deps.now()),
+      cliCommand: deps.cliCommand,
+    }),
     'settings.get': () => Promise.resolve(settingsJson()),
     'settings.update': (changes) =>
-      deps.writes.run(() => {
-        if (changes.publicUrl !== undefined) deps.settings.publicUrl = changes.publicUrl;
+      deps.writes.run(async () => {
+        if (changes.publicUrl !== undefined) await deps.settings.setPublicUrl(changes.publicUrl);
         if (changes.retentionDays !== undefined)
-          deps.settings.retentionDays = changes.retentionDays;
+          await deps.settings.setRetentionDays(changes.retentionDays);
         if (changes.retentionMinPerWebhook !== undefined) {
-          deps.settings.retentionMinPerWebhook = changes.retentionMinPerWebhook;
+          await deps.settings.setRetentionMinPerWebhook(changes.retentionMinPerWebhook);
         }
         deps.events.emit({ type: 'changed', resource: 'settings' });
         return settingsJson();

@@ -14,9 +14,9 @@ interface PreparedReplay {
 }
 
 /** Everything a replay needs, checked; throws the API's refusal when it cannot be replayed. */
-function prepareReplay(deps: FullServiceDeps, id: string): PreparedReplay {
-  const { delivery, body } = requireStoredPayload(deps, id);
-  const webhook = deps.webhooks.get(delivery.webhookUid);
+async function prepareReplay(deps: FullServiceDeps, id: string): Promise<PreparedReplay> {
+  const { delivery, body } = await requireStoredPayload(deps, id);
+  const webhook = await deps.webhooks.get(delivery.webhookUid);
   if (!webhook || webhook.deletedAt !== null) {
     throw new ApiError(
       'conflict',
@@ -29,7 +29,7 @@ function prepareReplay(deps: FullServiceDeps, id: string): PreparedReplay {
   const replayId = newDeliveryId(now);
   // A replay is the stored request again: same headers, same event type. An entry from before
   // requests were kept has no headers, so header filters see none.
-  const request = deps.deliveries.requestContext(id);
+  const request = await deps.deliveries.requestContext(id);
   const seen = {
     headers: headerValuesFromPairs(request?.headers ?? []),
     eventType: delivery.eventType,
@@ -78,14 +78,15 @@ export function replayHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'deliveries.replay' | 'deliveries.replayMany'> {
   return {
-    'deliveries.replay': ({ id }) => writeReplay(deps, prepareReplay(deps, id)),
+    'deliveries.replay': async ({ id }) => writeReplay(deps, await prepareReplay(deps, id)),
 
     // All or nothing: every ID is checked before the first replay is written. The writes go
     // out together, so the group commit takes them in a few transactions, in the order given.
     'deliveries.replayMany': async ({ ids }) => {
-      const prepared = ids.map((id, index) => {
+      const prepared: PreparedReplay[] = [];
+      for (const [index, id] of ids.entries()) {
         try {
-          return prepareReplay(deps, id);
+          prepared.push(await prepareReplay(deps, id));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           throw new ApiError(
@@ -94,7 +95,7 @@ export function replayHandlers(
             `ids.${index}`,
           );
         }
-      });
+      }
       const items = await Promise.all(prepared.map((p) => writeReplay(deps, p)));
       return { items: items.map((result, index) => ({ id: ids[index]!, ...result })) };
     },

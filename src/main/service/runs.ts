@@ -27,66 +27,66 @@ export const runJson = (r: RunRecord): Run => ({
 export function runHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'runs.list' | 'runs.get' | 'runs.rerun' | 'runs.rerunMany'> {
-  const requireRun = (id: string): RunRecord => {
-    const run = deps.runs.get(id);
+  const requireRun = async (id: string): Promise<RunRecord> => {
+    const run = await deps.runs.get(id);
     if (!run)
       throw new ApiError('not_found', `No run ${id}; it may have been pruned with its delivery.`);
     return run;
   };
 
   return {
-    'runs.list': ({ automation, status, limit, before }) => {
-      const page = deps.runs.page({
+    'runs.list': async ({ automation, status, limit, before }) => {
+      const page = await deps.runs.page({
         automation: automation ?? null,
         status: status ?? null,
         before: before ?? null,
         limit,
       });
-      return Promise.resolve({ items: page.items.map(runJson), nextBefore: page.nextBefore });
+      return { items: page.items.map(runJson), nextBefore: page.nextBefore };
     },
 
-    'runs.get': ({ id }) => {
-      const run = requireRun(id);
-      const payload = deps.runs.payloadOf(run.deliveryId)?.toString('utf8') ?? null;
+    'runs.get': async ({ id }) => {
+      const run = await requireRun(id);
+      const payload = (await deps.runs.payloadOf(run.deliveryId))?.toString('utf8') ?? null;
       // A command still running shows what it has printed so far.
       const output =
         run.status === 'running' ? (deps.dispatcher.liveOutput(id) ?? run.output) : run.output;
-      return Promise.resolve({ ...runJson(run), input: run.input, payload, output });
+      return { ...runJson(run), input: run.input, payload, output };
     },
 
     // By hand only: the new run has the same input and delivery, and says which run it repeats.
     'runs.rerun': ({ id }) =>
-      deps.writes.run(() => {
-        const run = requireRun(id);
+      deps.writes.run(async () => {
+        const run = await requireRun(id);
         if (run.status !== 'failed' && run.status !== 'interrupted') {
           throw new ApiError(
             'conflict',
             `${id} is ${run.status}; only failed or interrupted runs can be re-run.`,
           );
         }
-        const refusal = whyNotRerun(deps, run);
+        const refusal = await whyNotRerun(deps, run);
         if (refusal) throw new ApiError('conflict', refusal);
-        const created = insertReruns(deps, [run])[0]!;
+        const created = (await insertReruns(deps, [run]))[0]!;
         deps.dispatcher.wake();
         return runJson(created);
       }),
 
     'runs.rerunMany': ({ status, automationId, since, dryRun }) =>
-      deps.writes.run(() => {
-        const found = deps.runs.rerunCandidates(
+      deps.writes.run(async () => {
+        const found = await deps.runs.rerunCandidates(
           { status, automation: automationId ?? null, since: since ?? null },
           RERUN_MANY_MAX,
         );
         const skipped: Array<{ id: string; reason: string }> = [];
         const runnable: RunRecord[] = [];
         for (const run of found.items) {
-          const refusal = whyNotRerun(deps, run);
+          const refusal = await whyNotRerun(deps, run);
           if (refusal) skipped.push({ id: run.id, reason: refusal });
           else runnable.push(run);
         }
         const remaining = found.total - found.items.length;
         if (dryRun) return { count: runnable.length, runs: [], skipped, remaining };
-        const created = insertReruns(deps, runnable).map(runJson);
+        const created = (await insertReruns(deps, runnable)).map(runJson);
         if (created.length > 0) deps.dispatcher.wake();
         deps.log.info(
           `[runs] re-ran ${created.length} ${status} run(s)${automationId ? ` of ${automationId}` : ''}` +
@@ -98,19 +98,22 @@ export function runHandlers(
 }
 
 /** Why a failed or interrupted run cannot be re-run now; null when it can. */
-function whyNotRerun(deps: FullServiceDeps, run: RunRecord): string | null {
+async function whyNotRerun(deps: FullServiceDeps, run: RunRecord): Promise<string | null> {
   const latest = run.reruns[run.reruns.length - 1];
   if (latest !== undefined)
     return `${run.id} was already re-run as ${latest}; re-run that one instead.`;
   if (run.factoryId === null)
     return `The automation of ${run.id} was deleted; there is nothing to re-run.`;
-  if (!deps.runs.payloadOf(run.deliveryId))
+  if (!(await deps.runs.payloadOf(run.deliveryId)))
     return `The payload of ${run.deliveryId} is no longer stored.`;
   return null;
 }
 
 /** New queued runs with the same input, each naming the run it repeats; one transaction. */
-function insertReruns(deps: FullServiceDeps, runs: readonly RunRecord[]): RunRecord[] {
+async function insertReruns(
+  deps: FullServiceDeps,
+  runs: readonly RunRecord[],
+): Promise<RunRecord[]> {
   const now = deps.now();
   const fresh = runs.map((run) => ({
     id: newRunId(now),
@@ -121,7 +124,7 @@ function insertReruns(deps: FullServiceDeps, runs: readonly RunRecord[]): RunRec
     createdAt: now,
     rerunOf: run.id,
   }));
-  deps.runs.insertMany(fresh);
+  await deps.runs.insertMany(fresh);
   for (const run of fresh) {
     deps.events.emit({
       type: 'run',
@@ -133,5 +136,7 @@ function insertReruns(deps: FullServiceDeps, runs: readonly RunRecord[]): RunRec
       },
     });
   }
-  return fresh.map((run) => deps.runs.get(run.id)!);
+  const created: RunRecord[] = [];
+  for (const run of fresh) created.push((await deps.runs.get(run.id))!);
+  return created;
 }

@@ -34,18 +34,19 @@ function generatedValueFor(users: readonly WebhookRecord[]): string {
 }
 
 export function secretHandlers(deps: ServiceDeps): SecretHandlers {
-  const json = (record: SecretRecord) => ({
+  const json = async (record: SecretRecord) => ({
     factory: record.factoryId,
     name: record.name,
     fingerprint: record.fingerprint,
     createdAt: iso(record.createdAt),
     rotatedAt: isoOrNull(record.rotatedAt),
-    usedBy: deps.webhooks
-      .usingSecret(record.factoryId, record.name)
-      .map((w) => ({ uid: w.uid, name: w.name })),
+    usedBy: (await deps.webhooks.usingSecret(record.factoryId, record.name)).map((w) => ({
+      uid: w.uid,
+      name: w.name,
+    })),
   });
-  const requireSecret = (factory: string, name: string): SecretRecord => {
-    const record = deps.secrets.get(factory, name);
+  const requireSecret = async (factory: string, name: string): Promise<SecretRecord> => {
+    const record = await deps.secrets.get(factory, name);
     if (!record)
       throw new ApiError('not_found', `No team secret "${name}" in factory "${factory}".`);
     return record;
@@ -53,19 +54,21 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
   const changed = (): void => deps.events.emit({ type: 'changed', resource: 'secrets' });
 
   return {
-    'secrets.list': ({ factory }) => {
-      requireFactory(deps, factory);
-      return Promise.resolve({
-        items: deps.secrets.list(factory).map(json),
+    'secrets.list': async ({ factory }) => {
+      await requireFactory(deps, factory);
+      const items = [];
+      for (const record of await deps.secrets.list(factory)) items.push(await json(record));
+      return {
+        items,
         backend: deps.secrets.backend,
         backendDescription: deps.secrets.description,
-      });
+      };
     },
 
     'secrets.create': ({ factory, name, value }) =>
       deps.writes.run(async () => {
-        requireFactory(deps, factory);
-        if (deps.secrets.get(factory, name)) {
+        await requireFactory(deps, factory);
+        if (await deps.secrets.get(factory, name)) {
           throw new ApiError(
             'conflict',
             `name: a team secret named "${name}" already exists`,
@@ -75,25 +78,25 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
         const chosen = value ?? newSecretValue();
         const record = await deps.secrets.create(factory, name, chosen);
         changed();
-        return { secret: json(record), value: chosen };
+        return { secret: await json(record), value: chosen };
       }),
 
     'secrets.rotate': ({ factory, name, value }) =>
       deps.writes.run(async () => {
-        requireSecret(factory, name);
-        const users = deps.webhooks.usingSecret(factory, name);
+        await requireSecret(factory, name);
+        const users = await deps.webhooks.usingSecret(factory, name);
         const chosen = value ?? generatedValueFor(users);
         assertFitsEveryWebhook(chosen, users, 'value');
         // Once this returns the ingress accepts only the new value: no overlap window.
         const record = await deps.secrets.rotate(factory, name, chosen);
         changed();
-        return { secret: json(record), value: chosen };
+        return { secret: await json(record), value: chosen };
       }),
 
     'secrets.delete': ({ factory, name }) =>
       deps.writes.run(async () => {
-        requireSecret(factory, name);
-        const users = deps.webhooks.usingSecret(factory, name);
+        await requireSecret(factory, name);
+        const users = await deps.webhooks.usingSecret(factory, name);
         if (users.length > 0) {
           throw new ApiError(
             'conflict',

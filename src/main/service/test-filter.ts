@@ -12,14 +12,14 @@ import type { ServiceHandlers } from './handlers.js';
  * Only Accepted entries keep a payload (seed §2.2). The message says what to use instead:
  * a duplicate's original, or another delivery.
  */
-export function requireStoredPayload(
+export async function requireStoredPayload(
   deps: FullServiceDeps,
   id: string,
-): {
+): Promise<{
   delivery: DeliveryRecord;
   body: Buffer;
-} {
-  const delivery = deps.deliveries.get(id);
+}> {
+  const delivery = await deps.deliveries.get(id);
   if (!delivery) throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
   if (delivery.label !== 'Accepted') {
     const instead = delivery.duplicateOf
@@ -31,7 +31,7 @@ export function requireStoredPayload(
       'deliveryId',
     );
   }
-  const body = deps.deliveries.payload(id);
+  const body = await deps.deliveries.payload(id);
   if (!body) throw new ApiError('conflict', `The payload of ${id} is no longer stored.`);
   return { delivery, body };
 }
@@ -39,12 +39,12 @@ export function requireStoredPayload(
 export type WebhookCheck = { passed: boolean; detail: string };
 
 /** Does the trigger select the delivery's webhook, and can that webhook still fire? */
-export function webhookCheckFor(
+export async function webhookCheckFor(
   deps: Pick<FullServiceDeps, 'webhooks'>,
   trigger: WebhookTrigger,
   webhookUid: string,
-): WebhookCheck {
-  const webhook = deps.webhooks.get(webhookUid);
+): Promise<WebhookCheck> {
+  const webhook = await deps.webhooks.get(webhookUid);
   const name = webhook?.name ?? webhookUid;
   if (!trigger.filter.webhook_ids.includes(webhookUid)) {
     return {
@@ -63,26 +63,26 @@ export function testFilterHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'automations.testFilter'> {
   return {
-    'automations.testFilter': ({ trigger, deliveryId }) => {
-      assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
-      const { delivery, body } = requireStoredPayload(deps, deliveryId);
-      const webhookCheck = webhookCheckFor(deps, trigger, delivery.webhookUid);
+    'automations.testFilter': async ({ trigger, deliveryId }) => {
+      await assertHeaderFiltersAllowed(deps, [trigger], () => 'trigger');
+      const { delivery, body } = await requireStoredPayload(deps, deliveryId);
+      const webhookCheck = await webhookCheckFor(deps, trigger, delivery.webhookUid);
       const parsed = parseJsonBody(body);
       // Stored payloads parsed when accepted; this guards a hand-edited database only.
       if (!parsed.ok)
         throw new ApiError('conflict', `The stored payload of ${deliveryId}: ${parsed.reason}.`);
       const payloadCheck = checkPayload(trigger.filter.payload, parsed.value);
-      const request = deps.deliveries.requestContext(deliveryId);
+      const request = await deps.deliveries.requestContext(deliveryId);
       const headerCheck = checkHeaders(
         trigger.filter.headers,
         request ? headerValuesFromPairs(request.headers) : null,
       );
-      return Promise.resolve({
+      return {
         verdict: verdictOf(webhookCheck, payloadCheck, headerCheck),
         webhookCheck,
         payloadCheck,
         headerCheck,
-      });
+      };
     },
   };
 }

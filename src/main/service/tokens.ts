@@ -18,18 +18,19 @@ export function tokenHandlers(
   deps: ServiceDeps,
 ): Pick<ServiceHandlers, 'tokens.list' | 'tokens.create' | 'tokens.delete'> {
   return {
-    'tokens.list': () => Promise.resolve({ items: deps.tokens.list().map(tokenJson) }),
+    'tokens.list': async () => ({ items: (await deps.tokens.list()).map(tokenJson) }),
     'tokens.create': ({ name, role }) =>
-      deps.writes.run(() => {
+      deps.writes.run(async () => {
         const value = newApiTokenValue();
         const record = { id: newTokenId(), name, role, createdAt: deps.now(), lastUsedAt: null };
-        deps.tokens.insert({ ...record, hash: hashToken(value) });
+        await deps.tokens.insert({ ...record, hash: hashToken(value) });
         deps.events.emit({ type: 'changed', resource: 'tokens' });
         return { token: tokenJson(record), value };
       }),
     'tokens.delete': ({ id }) =>
-      deps.writes.run(() => {
-        if (!deps.tokens.revoke(id, deps.now())) throw new ApiError('not_found', `No token ${id}.`);
+      deps.writes.run(async () => {
+        if (!(await deps.tokens.revoke(id, deps.now())))
+          throw new ApiError('not_found', `No token ${id}.`);
         deps.events.emit({ type: 'changed', resource: 'tokens' });
         return { id, deleted: true as const };
       }),

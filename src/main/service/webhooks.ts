@@ -27,8 +27,8 @@ type WebhookHandlers = Pick<
   | 'webhooks.delete'
 >;
 
-export function requireFactory(deps: ServiceDeps, id: string) {
-  const factory = deps.factories.get(id);
+export async function requireFactory(deps: ServiceDeps, id: string) {
+  const factory = await deps.factories.get(id);
   if (!factory) throw new ApiError('not_found', `No factory "${id}".`, 'factory');
   return factory;
 }
@@ -55,8 +55,8 @@ function assertEventTypePathFits(
   }
 }
 
-export function requireLiveWebhook(deps: ServiceDeps, uid: string): WebhookRecord {
-  const webhook = deps.webhooks.get(uid);
+export async function requireLiveWebhook(deps: ServiceDeps, uid: string): Promise<WebhookRecord> {
+  const webhook = await deps.webhooks.get(uid);
   if (!webhook || webhook.deletedAt !== null) throw new ApiError('not_found', `No webhook ${uid}.`);
   return webhook;
 }
@@ -74,7 +74,8 @@ async function freeSecretName(
   let name = suggested;
   for (
     let n = 2;
-    deps.secrets.get(factoryId, name) || (await deps.secrets.heldElsewhere(factoryId, name));
+    (await deps.secrets.get(factoryId, name)) ||
+    (await deps.secrets.heldElsewhere(factoryId, name));
     n++
   )
     name = `${suggested}-${n}`;
@@ -82,25 +83,25 @@ async function freeSecretName(
 }
 
 export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
-  const changed = (uid: string): void => {
-    deps.directory.refresh(uid);
+  const changed = async (uid: string): Promise<void> => {
+    await deps.directory.refresh(uid);
     deps.events.emit({ type: 'changed', resource: 'webhooks' });
   };
 
   return {
-    'webhooks.list': ({ factory }) => {
-      requireFactory(deps, factory);
-      return Promise.resolve({
-        items: deps.webhooks.list(factory).map((w) => webhookJson(w, deps.settings)),
-      });
+    'webhooks.list': async ({ factory }) => {
+      await requireFactory(deps, factory);
+      return {
+        items: (await deps.webhooks.list(factory)).map((w) => webhookJson(w, deps.settings)),
+      };
     },
 
-    'webhooks.get': ({ uid }) =>
-      Promise.resolve(webhookJson(requireLiveWebhook(deps, uid), deps.settings)),
+    'webhooks.get': async ({ uid }) =>
+      webhookJson(await requireLiveWebhook(deps, uid), deps.settings),
 
     'webhooks.create': (input) =>
       deps.writes.run(async () => {
-        const factory = requireFactory(deps, input.factory);
+        const factory = await requireFactory(deps, input.factory);
         const scheme = input.signatureScheme ?? null;
         if (input.authMode === 'signature') {
           if (!scheme) {
@@ -127,7 +128,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           );
         }
         assertEventTypePathFits(input.authMode, scheme, input.eventTypePath);
-        if (deps.webhooks.findByName(factory.id, input.name)) {
+        if (await deps.webhooks.findByName(factory.id, input.name)) {
           throw new ApiError(
             'conflict',
             `name: a webhook named "${input.name}" already exists`,
@@ -135,7 +136,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           );
         }
         const limit = deps.limits.webhooksPerFactory;
-        if (deps.webhooks.countLive(factory.id) >= limit) {
+        if ((await deps.webhooks.countLive(factory.id)) >= limit) {
           throw new ApiError(
             'limit_reached',
             `This factory already has ${limit} webhooks, the most it may have. Delete one first.`,
@@ -151,7 +152,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
         const secretName = input.secretName ?? (await freeSecretName(deps, factory.id, input.name));
         let revealed: string | null = null;
         let createdSecret = false;
-        if (deps.secrets.get(factory.id, secretName)) {
+        if (await deps.secrets.get(factory.id, secretName)) {
           if (input.secret !== undefined) {
             throw new ApiError(
               'conflict',
@@ -196,12 +197,12 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           deletedAt: null,
         };
         try {
-          deps.webhooks.insert(record);
+          await deps.webhooks.insert(record);
         } catch (error) {
           if (createdSecret) await deps.secrets.remove(factory.id, secretName);
           throw error;
         }
-        changed(record.uid);
+        await changed(record.uid);
         if (createdSecret) deps.events.emit({ type: 'changed', resource: 'secrets' });
         return {
           webhook: webhookJson(record, deps.settings),
@@ -212,17 +213,17 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
 
     'webhooks.update': ({ uid, ...changes }) =>
       deps.writes.run(async () => {
-        const current = requireLiveWebhook(deps, uid);
+        const current = await requireLiveWebhook(deps, uid);
         assertEventTypePathFits(current.authMode, current.signatureScheme, changes.eventTypePath);
         if (changes.name !== undefined && changes.name !== current.name) {
-          if (deps.factories.get(current.factoryId)?.definitionsDir) {
+          if ((await deps.factories.get(current.factoryId))?.definitionsDir) {
             throw new ApiError(
               'conflict',
               `name: webhooks of a managed factory cannot be renamed; rename webhooks/${current.name}.yaml instead (a rename is a delete plus a create: the webhook gets a new UID)`,
               'name',
             );
           }
-          if (deps.webhooks.findByName(current.factoryId, changes.name)) {
+          if (await deps.webhooks.findByName(current.factoryId, changes.name)) {
             throw new ApiError(
               'conflict',
               `name: a webhook named "${changes.name}" already exists`,
@@ -230,19 +231,19 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
             );
           }
         }
-        const managedDir = deps.factories.get(current.factoryId)?.definitionsDir;
+        const managedDir = (await deps.factories.get(current.factoryId))?.definitionsDir;
         if (managedDir) {
           return updateManagedWebhook(deps, current.factoryId, managedDir, current.name, changes);
         }
-        const updated = deps.webhooks.update(uid, changes)!;
-        changed(uid);
+        const updated = (await deps.webhooks.update(uid, changes))!;
+        await changed(uid);
         return webhookJson(updated, deps.settings);
       }),
 
     'webhooks.rotate': ({ uid, secret }) =>
       deps.writes.run(async () => {
-        const webhook = requireLiveWebhook(deps, uid);
-        if (deps.factories.get(webhook.factoryId)?.definitionsDir) {
+        const webhook = await requireLiveWebhook(deps, uid);
+        if ((await deps.factories.get(webhook.factoryId))?.definitionsDir) {
           throw new ApiError(
             'conflict',
             `This webhook is defined in a file: rotate the team secret "${webhook.secretName}" instead.`,
@@ -254,7 +255,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           secret,
           webhook.signatureOptions,
         );
-        const sharers = deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
+        const sharers = await deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
         assertFitsEveryWebhook(value, sharers, 'secret');
         await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
         deps.events.emit({ type: 'changed', resource: 'secrets' });
@@ -263,14 +264,14 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
 
     'webhooks.delete': ({ uid }) =>
       deps.writes.run(async () => {
-        const current = requireLiveWebhook(deps, uid);
-        const managedDir = deps.factories.get(current.factoryId)?.definitionsDir;
+        const current = await requireLiveWebhook(deps, uid);
+        const managedDir = (await deps.factories.get(current.factoryId))?.definitionsDir;
         if (managedDir) {
           await deleteManagedWebhook(deps, current.factoryId, managedDir, current.name);
           return { uid, deleted: true as const };
         }
-        deps.webhooks.softDelete(uid, deps.now());
-        changed(uid);
+        await deps.webhooks.softDelete(uid, deps.now());
+        await changed(uid);
         return { uid, deleted: true as const };
       }),
   };

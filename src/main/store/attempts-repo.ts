@@ -21,7 +21,8 @@ export interface AttemptRecord {
   delivered: boolean;
 }
 
-interface AttemptRow {
+/** One attempt row as SQLite stores it (flags 0/1); postgres/attempts-repo.ts selects the same. */
+export interface AttemptRow {
   id: string;
   delivery_id: string;
   webhook_uid: string;
@@ -40,7 +41,8 @@ interface AttemptRow {
   delivered: number;
 }
 
-const toRecord = (r: AttemptRow): AttemptRecord => ({
+/** Also maps PostgreSQL rows: one mapper, so the two stores cannot drift. */
+export const toRecord = (r: AttemptRow): AttemptRecord => ({
   id: r.id,
   deliveryId: r.delivery_id,
   webhookUid: r.webhook_uid,

@@ -31,7 +31,8 @@ export interface DeliveryRecord {
   runIds: string[];
 }
 
-interface DeliveryRow {
+/** One log row as both stores read it (postgres/deliveries-repo.ts selects the same columns). */
+export interface DeliveryRow {
   id: string;
   webhook_uid: string;
   label: DeliveryLabel;
@@ -47,7 +48,8 @@ interface DeliveryRow {
   run_ids: string | null;
 }
 
-const toRecord = (r: DeliveryRow): DeliveryRecord => ({
+/** Also maps PostgreSQL rows: one mapper, so the two stores cannot drift. */
+export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   id: r.id,
   webhookUid: r.webhook_uid,
   label: r.label,

@@ -111,7 +111,7 @@ const SELECT = `
   LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
 
 /** Run IDs are ULIDs of their delivery's time, so "since" is a range on the primary key. */
-const firstRunIdAt = (ms: number): string =>
+export const firstRunIdAt = (ms: number): string =>
   `run_${encodeTime(Math.max(0, ms), 10)}0000000000000000`;
 
 interface RerunFilter {

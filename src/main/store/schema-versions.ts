@@ -6,6 +6,7 @@ import { up as sqliteLogSearchAndAlarms } from './migrations/004-log-search-and-
 import { up as sqliteForwarding } from './migrations/005-forwarding.js';
 import { up as sqliteRunProcesses } from './migrations/006-run-processes.js';
 import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
+import { up as sqlitePostgresLogSearch } from './migrations/008-postgres-log-search.js';
 import { up as sqliteReplicas } from './migrations/009-replicas.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
@@ -13,6 +14,7 @@ import { requestContext as postgresRequestContext } from './postgres/migrations/
 import { logSearchAndAlarms as postgresLogSearchAndAlarms } from './postgres/migrations/004-log-search-and-alarms.js';
 import { forwarding as postgresForwarding } from './postgres/migrations/005-forwarding.js';
 import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-run-processes.js';
+import { logSearch as postgresLogSearch } from './postgres/migrations/008-log-search.js';
 import { replicas as postgresReplicas } from './postgres/migrations/009-replicas.js';
 
 /** One schema version: the same change, once for each store. */
@@ -75,5 +77,7 @@ export const schemaVersions: readonly SchemaVersion[] = [
     // A SQLite storage choice (one B-tree per entry); PostgreSQL's table already has one.
     postgres: '',
   },
+  // FTS5 (version 4) searches SQLite's log; this is PostgreSQL's search (pg_trgm).
+  { version: 8, name: 'log-search', sqlite: sqlitePostgresLogSearch, postgres: postgresLogSearch },
   { version: 9, name: 'replicas', sqlite: sqliteReplicas, postgres: postgresReplicas },
 ];

@@ -69,11 +69,11 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
     expect(await send(hook, hook.secret, 1)).toBe(202);
 
     clock += 5 * HOUR;
-    relay.core.alarms.evaluate();
+    await relay.core.alarms.evaluate();
     expect(await alarms()).toEqual([]);
 
     clock += 2 * HOUR + 12 * 60_000;
-    relay.core.alarms.evaluate();
+    await relay.core.alarms.evaluate();
     const [quiet] = await alarms();
     expect(quiet).toMatchObject({
       webhookUid: uid,
@@ -96,14 +96,14 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
     // Still quiet an hour later, checked again and again: no second alarm.
     for (let i = 0; i < 3; i++) {
       clock += 20 * 60_000;
-      relay.core.alarms.evaluate();
+      await relay.core.alarms.evaluate();
     }
     await waitFor(() => notices(uid).length >= 1, 'the alarm notice');
     expect(notices(uid)).toHaveLength(1);
 
     expect(await send(hook, hook.secret, 2)).toBe(202);
     await waitFor(() => notices(uid).length >= 2, 'the recovery notice');
-    relay.core.alarms.evaluate();
+    await relay.core.alarms.evaluate();
     expect(await alarms()).toEqual([]);
     expect(notices(uid)).toEqual([
       {
@@ -165,12 +165,12 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
     const uid = hook.webhook.uid;
     await relay.api('PATCH', `/api/webhooks/${uid}/alarms`, { expectedEveryMinutes: 60 });
     clock += 2 * HOUR;
-    relay.core.alarms.evaluate();
+    await relay.core.alarms.evaluate();
     await waitFor(() => notices(uid).length >= 1, 'the alarm notice');
 
     await relay.stop();
     relay = await start();
-    relay.core.alarms.evaluate();
+    await relay.core.alarms.evaluate();
     expect((await alarms()).map((a) => a.kind)).toEqual(['quiet']);
     // The restarted relay listens on a new port.
     const url = `${relay.ingressUrl}/webhooks/w/${uid}`;

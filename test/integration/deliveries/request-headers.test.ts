@@ -5,6 +5,7 @@ import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { createSignatureWebhook } from '../signatures/support/relay-calls.js';
 import { nowSeconds, SENDERS } from '../signatures/support/senders.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
 
 /** Sends raw header lines exactly as given (order, case, repeats), as a real sender's stack does. */
 function sendRaw(
@@ -105,7 +106,7 @@ describe('GET /api/deliveries/:id: the request as received (§13)', () => {
     const { ingressUrl, secret } = await relay.createWebhook({ name: 'old' });
     const sent = await sendRaw(ingressUrl, [['Authorization', `Bearer ${secret}`]], '{}');
     // What migration 003 leaves for an entry written before it: no request_contexts row.
-    relay.core.db
+    sqliteDbOf(relay.core.store)
       .prepare('DELETE FROM request_contexts WHERE delivery_id = ?')
       .run(sent.deliveryId);
     const entry = await getDelivery(relay, sent.deliveryId!);

@@ -4,6 +4,7 @@ import { createSearchIndex } from '../../../src/main/store/search-index.js';
 import type { Delivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
 
 type Page = { items: Delivery[]; nextBefore: string | null; total: number };
 
@@ -31,7 +32,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     return response.body;
   };
   const indexEverything = (): void => {
-    const index = createSearchIndex(relay.core.db);
+    const index = createSearchIndex(sqliteDbOf(relay.core.store));
     while (index.pending() > 0) index.indexSome(10_000);
   };
 
@@ -39,7 +40,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     relay = await startTestRelay();
     uid = (await relay.createWebhook({ name: 'orders' })).webhook.uid;
     start = Date.now() - COUNT * 1000;
-    ids = seedLog(relay.core.db, uid, COUNT, {
+    ids = seedLog(sqliteDbOf(relay.core.store), uid, COUNT, {
       bodyOf,
       atOf: (i) => start + i * 1000,
       eventTypeOf: (i) => (i % 10 === 0 ? 'invoice.payment_failed' : 'invoice.paid'),
@@ -53,7 +54,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     expect(before.total).toBe(1);
 
     indexEverything();
-    expect(createSearchIndex(relay.core.db).pending()).toBe(0);
+    expect(createSearchIndex(sqliteDbOf(relay.core.store)).pending()).toBe(0);
     const after = await list('q=ORDER_8421');
     expect(after.items.map((d) => d.id)).toEqual([ids[NEEDLE_AT]]);
     expect(after.total).toBe(1);
@@ -120,7 +121,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     const created = await relay.createWebhook({ name: 'pruned-and-replayed' });
     const own = created.webhook.uid;
     const old = Date.now() - 30 * 24 * 3600_000;
-    const seeded = seedLog(relay.core.db, own, 60, {
+    const seeded = seedLog(sqliteDbOf(relay.core.store), own, 60, {
       atOf: (i) => old + i * 1000,
       bodyOf: (i) => JSON.stringify({ invoice: `inv-${i}`, note: 'quarterly-report' }),
     });
@@ -130,7 +131,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     expect((await search('quarterly-report')).total).toBe(36); // 60 entries, 3 in 5 Accepted
 
     // Retention keeps the newest 50: entries 0..9 go, with their payloads and index rows.
-    const removed = await createRetention(relay.core.db).prune(
+    const removed = await createRetention(sqliteDbOf(relay.core.store)).prune(
       { days: 7, minPerWebhook: 50, dedupeWindowMs: 7 * 24 * 3600_000 },
       Date.now(),
     );

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabelCounts } from '../../../src/shared/contract/deliveries.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
 
 type Volume = { since: string; bucketMinutes: number; buckets: LabelCounts[] };
 const sum = (buckets: LabelCounts[], label: keyof LabelCounts): number =>
@@ -15,11 +16,11 @@ describe("GET /api/webhooks/:uid/volume: a webhook's deliveries by label over ti
     uid = (await relay.createWebhook({ name: 'busy' })).webhook.uid;
     // 21,000 in the last 20 hours, 44 of them Rejected (auth); and 500 three days ago.
     const now = Date.now();
-    seedLog(relay.core.db, uid, 21_000, {
+    seedLog(sqliteDbOf(relay.core.store), uid, 21_000, {
       atOf: (i) => now - 20 * 3_600_000 + i * 3_000,
       labelOf: (i) => (i % 477 === 0 && i < 44 * 477 ? 'Rejected (auth)' : 'Accepted'),
     });
-    seedLog(relay.core.db, uid, 500, {
+    seedLog(sqliteDbOf(relay.core.store), uid, 500, {
       atOf: (i) => now - 72 * 3_600_000 + i * 1_000,
       labelOf: () => 'Duplicate',
     });

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
-describe('an accepted delivery', () => {
+describe.each(storeKinds)('an accepted delivery (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

@@ -2,15 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../src/main/ingress/limits.js';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { bearer, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /** PRODUCT §9: 262,144 bytes is accepted, one more is not — declared or streamed. */
-describe('the 256 KB body limit', () => {
+describe.each(storeKinds)('the 256 KB body limit (%s)', (storeKind) => {
   let relay: TestRelay;
   let secret: string | null;
   let ingressUrl: string;
   let uid: string;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     ({
       secret,
       ingressUrl,

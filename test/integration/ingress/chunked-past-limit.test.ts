@@ -3,6 +3,7 @@ import { MAX_BODY_BYTES } from '../../../src/main/ingress/limits.js';
 import { waitForDeliveries } from '../../support/deliveries.js';
 import { openRaw, requestHead } from '../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 const STREAMED_BYTES = 16 * 1024 * 1024;
 const PIECE = Buffer.alloc(64 * 1024, 0x20);
@@ -11,10 +12,10 @@ const PIECE = Buffer.alloc(64 * 1024, 0x20);
  * PRODUCT §3: a chunked body past the limit is refused as soon as it crosses it — the relay
  * stops reading and never buffers more than the limit plus one chunk.
  */
-describe('a chunked body that never ends', () => {
+describe.each(storeKinds)('a chunked body that never ends (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

@@ -2,16 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getSignatureScheme } from '../../../src/main/ingress/schemes/index.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /**
  * Seed §4.2 / PRODUCT §3: identity is the first present of the webhook's delivery-ID header, the
  * scheme's own delivery header, X-Service-Delivery-Id, a SHA-256 of the body; scoped per webhook.
  * A duplicate answers 202, is logged "Duplicate" with metadata only and links to the original.
  */
-describe('a repeated delivery', () => {
+describe.each(storeKinds)('a repeated delivery (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

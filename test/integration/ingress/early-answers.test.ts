@@ -7,6 +7,7 @@ import {
   type RawConnection,
 } from '../../support/raw-http.js';
 import { startTestRelay, type CreatedWebhook, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 const TRIES = 20;
 
@@ -56,11 +57,11 @@ const statusOf = (connection: RawConnection): number | null =>
  * parser's 400) reaches the sender; the relay stops reading the body into anything, drops what
  * still arrives for a bounded time, then closes.
  */
-describe('an answer sent while the sender is still writing', () => {
+describe.each(storeKinds)('an answer sent while the sender is still writing (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
   beforeAll(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     hook = await relay.createWebhook({ name: 'early' });
   });
   afterAll(() => relay.stop());

@@ -7,19 +7,20 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /**
  * PRODUCT §3 step 5: 20 failed authentications per 5 minutes per (webhook, client address);
  * past that, failures get 429 + Retry-After and no log entry, while the valid credential is
  * never blocked. `trustProxy` lets the test speak from several client addresses.
  */
-describe('the failed-authentication budget', () => {
+describe.each(storeKinds)('the failed-authentication budget (%s)', (storeKind) => {
   let relay: TestRelay;
   let clock: number;
   let hook: CreatedWebhook;
   beforeEach(async () => {
     clock = Date.parse('2026-03-01T12:00:00Z');
-    relay = await startTestRelay({ now: () => clock, trustProxy: true });
+    relay = await startTestRelay({ ...storeConfig(storeKind), now: () => clock, trustProxy: true });
     hook = await relay.createWebhook({ name: 'guarded' });
   });
   afterEach(() => relay.stop());

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries, logSettled } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /** Seed §7: 404 for an unknown webhook; PRODUCT §3: 405 with `Allow: POST` for other methods. */
-describe('requests that are not deliveries', () => {
+describe.each(storeKinds)('requests that are not deliveries (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

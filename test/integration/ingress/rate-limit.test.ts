@@ -7,20 +7,21 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /**
  * Seed §8, PRODUCT §3 step 6: more than 60 authenticated deliveries in the last 60 s for one
  * webhook → 429 with Retry-After (seconds until a slot frees), and no log entry. The relay's
  * clock is injected so the window can be walked through exactly.
  */
-describe('the delivery rate limit', () => {
+describe.each(storeKinds)('the delivery rate limit (%s)', (storeKind) => {
   let relay: TestRelay;
   let clock: number;
   let hook: CreatedWebhook;
   let sequence = 0;
   beforeEach(async () => {
     clock = Date.parse('2026-03-01T12:00:00Z');
-    relay = await startTestRelay({ now: () => clock });
+    relay = await startTestRelay({ ...storeConfig(storeKind), now: () => clock });
     hook = await relay.createWebhook({ name: 'busy' });
   });
   afterEach(() => relay.stop());

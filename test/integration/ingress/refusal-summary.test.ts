@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
-describe('refused requests (404 and 429)', () => {
+describe.each(storeKinds)('refused requests (404 and 429) (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay({ limits: { deliveriesPerMinute: 1 } });
+    relay = await startTestRelay({ ...storeConfig(storeKind), limits: { deliveriesPerMinute: 1 } });
   });
   afterEach(() => relay.stop());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Refusal } from '../../../src/shared/contract/refusals.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 type Listing = {
   items: Refusal[];
@@ -9,7 +10,7 @@ type Listing = {
   kept: number;
 };
 
-describe('GET /api/refusals: requests the log does not keep', () => {
+describe.each(storeKinds)('GET /api/refusals: requests the log does not keep (%s)', (storeKind) => {
   let relay: TestRelay;
   const list = async (query = ''): Promise<Listing> => {
     const response = await relay.api<Listing>('GET', `/api/refusals${query}`);
@@ -18,7 +19,7 @@ describe('GET /api/refusals: requests the log does not keep', () => {
   };
 
   beforeAll(async () => {
-    relay = await startTestRelay({ limits: { deliveriesPerMinute: 1 } });
+    relay = await startTestRelay({ ...storeConfig(storeKind), limits: { deliveriesPerMinute: 1 } });
   });
   afterAll(() => relay.stop());
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 type Entry = {
   label: string;
@@ -10,10 +11,10 @@ type Entry = {
   reason: string;
 };
 
-describe('a rejected entry', () => {
+describe.each(storeKinds)('a rejected entry (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

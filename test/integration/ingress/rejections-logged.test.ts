@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /** Seed §7: 400, 401 and 413 are answered at once and logged with metadata only, never a payload. */
-describe('a rejected delivery', () => {
+describe.each(storeKinds)('a rejected delivery (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

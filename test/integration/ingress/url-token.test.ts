@@ -7,17 +7,18 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /**
  * PRODUCT §3/§4: a `url_token` webhook takes its secret as the last path segment; after creation
  * every read shows the URL with a `{token}` placeholder, and only create/rotate reveal it.
  */
-describe('a url_token webhook', () => {
+describe.each(storeKinds)('a url_token webhook (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
   let token: string;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     hook = await relay.createWebhook({ name: 'in-url', authMode: 'url_token' });
     token = hook.secret!;
   });

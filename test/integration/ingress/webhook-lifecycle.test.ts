@@ -7,13 +7,14 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 /** Seed §3: disable, enable, delete take effect for senders at once; rename changes nothing for them. */
-describe('a webhook changed by the operator', () => {
+describe.each(storeKinds)('a webhook changed by the operator (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     hook = await relay.createWebhook({ name: 'lifecycle' });
   });
   afterEach(() => relay.stop());

@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/main/store/db.js';
+import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
+import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { migratePostgres } from '../../../src/main/store/postgres/migrate.js';
 import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { usePostgres } from '../../support/postgres.js';
 import { tempDir } from '../../support/relay.js';
+import { accepted, freshEpoch } from '../../support/store-seeds.js';
+import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
 
 const postgres = usePostgres();
@@ -15,7 +19,14 @@ const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
 /** Replicas exist only on PostgreSQL (one SQLite file has one relay). */
 const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'replicas', 'secret_values'];
 const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
-const POSTGRES_ONLY_INDEXES = ['runs_leases', 'rate_grants_by_key', 'rate_grants_by_age'];
+const POSTGRES_ONLY_INDEXES = [
+  'runs_leases',
+  'rate_grants_by_key',
+  'rate_grants_by_age',
+  // The log search (pg_trgm); SQLite's is its FTS5 table.
+  'deliveries_search',
+  'payloads_search',
+];
 /** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
 const SQLITE_ONLY_TABLE = /^delivery_search(_|$)/;
 
@@ -146,4 +157,30 @@ describe('PostgreSQL migrations', () => {
     expect(await versionsIn(pool)).toEqual(withLate.map((v) => v.version));
     expect((await pool.query('SELECT x FROM late_arrival')).rowCount).toBe(0);
   });
+
+  it('make an existing log searchable when the search (version 8) arrives', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    await migratePostgres(
+      pool,
+      schemaVersions.filter((v) => v.version < 8),
+    );
+    const t0 = freshEpoch();
+    const { committed } = await createPostgresBatchStore(pool, { dedupeWindowMs: 1 }).commit([
+      accepted('wh_old', t0, '{"city":"Zürich"}'),
+      accepted('wh_old', t0 + 1, '{"city":"Bern"}'),
+      notUtf8('wh_old', t0 + 2),
+    ]);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+
+    const log = createPostgresDeliveriesRepository(pool);
+    const found = await log.page('wh_old', 10, null, { q: 'zÜRICH' });
+    expect(found.items.map((d) => d.id)).toEqual([committed[0]!.id]);
+  });
 });
+
+/** An accepted body that is not UTF-8 text (a sender may post any bytes to a token webhook). */
+function notUtf8(uid: string, at: number): BatchItem {
+  const item = accepted(uid, at, '');
+  if (item.kind === 'accept') item.item.body = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
+  return item;
+}

@@ -18,19 +18,20 @@ import {
 } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 import { captureCommand } from './capture-command.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 interface Recorded {
   cwd: string;
   env: Record<string, string>;
 }
 
-describe('the command executor', () => {
+describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
   let relay: TestRelay;
   let out: string;
   let uid: string;
   let send: (body: string | Buffer) => Promise<string>;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     out = tempDir('hookport-runs-out-');
     const created = await relay.createWebhook({ name: 'github-prod' });
     uid = created.webhook.uid;

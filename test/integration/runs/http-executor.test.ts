@@ -9,6 +9,7 @@ import {
 } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -41,12 +42,12 @@ async function startReceiver(statuses: number[]): Promise<{
   };
 }
 
-describe('the http executor', () => {
+describe.each(storeKinds)('the http executor (%s)', (storeKind) => {
   let relay: TestRelay;
   let send: (body: string) => Promise<string>;
   let closeReceiver: (() => Promise<void>) | null;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     closeReceiver = null;
     const created = await relay.createWebhook({ name: 'linear' });
     await createAutomation(relay, {

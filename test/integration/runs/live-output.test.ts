@@ -18,12 +18,13 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
-describe('a command run’s output while it runs', () => {
+describe.each(storeKinds)('a command run’s output while it runs (%s)', (storeKind) => {
   let relay: TestRelay;
   let dir: string;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     dir = tempDir('hookport-live-');
   });
   afterEach(() => relay.stop());

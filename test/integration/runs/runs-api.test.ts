@@ -17,15 +17,16 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 import { captureCommand } from './capture-command.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 type ErrorBody = { error: { code: string; message: string; path?: string } };
 
-describe('the runs API and factory executors', () => {
+describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind) => {
   let relay: TestRelay;
   let send: (body: string) => Promise<string[]>;
   let uid: string;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     const created = await relay.createWebhook({ name: 'github-prod' });
     uid = created.webhook.uid;
     send = async (body) => {

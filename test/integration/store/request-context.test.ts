@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { waitFor } from '../../support/wait.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
 
 /** Sends raw header pairs exactly as given (order, case, repeats), as a real sender's stack does. */
 function send(url: string, pairs: Array<[string, string]>, body: string): Promise<number> {
@@ -42,7 +43,7 @@ describe('the stored request context of a log entry', () => {
       body,
     );
     expect(status).toBe(202);
-    const [entry] = relay.core.db
+    const [entry] = sqliteDbOf(relay.core.store)
       .prepare<[], { delivery_id: string; method: string; path: string; headers: string }>(
         'SELECT * FROM request_contexts',
       )
@@ -68,7 +69,7 @@ describe('the stored request context of a log entry', () => {
     expect(await send(`${base}/wrong-token-wrong-token`, [], '{}')).toBe(401);
     // A rejection promises the sender nothing, so it may be written after its 401 is answered.
     const read = (): string[] =>
-      relay.core.db
+      sqliteDbOf(relay.core.store)
         .prepare<[], { path: string }>('SELECT path FROM request_contexts')
         .all()
         .map((r) => r.path);
@@ -95,7 +96,7 @@ describe('migration 007: request contexts without a rowid', () => {
         '{}',
       ),
     ).toBe(202);
-    const [{ delivery_id: id }] = relay.core.db
+    const [{ delivery_id: id }] = sqliteDbOf(relay.core.store)
       .prepare<[], { delivery_id: string }>('SELECT delivery_id FROM request_contexts')
       .all() as [{ delivery_id: string }];
     await relay.core.stop();
@@ -115,7 +116,7 @@ describe('migration 007: request contexts without a rowid', () => {
 
     relay = await startTestRelay({ dataDir });
     try {
-      const table = relay.core.db
+      const table = sqliteDbOf(relay.core.store)
         .prepare<[], { sql: string }>(
           "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'request_contexts'",
         )

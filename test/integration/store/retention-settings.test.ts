@@ -9,6 +9,7 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -19,7 +20,7 @@ interface Settings {
 }
 
 /** PRODUCT §9: retention is configurable upward only; raised limits hold across restarts. */
-describe('retention settings', () => {
+describe.each(storeKinds)('retention settings (%s)', (storeKind) => {
   let relay: TestRelay | null = null;
   const dataDir = tempDir();
   let clock = START;
@@ -30,7 +31,7 @@ describe('retention settings', () => {
 
   const start = async (at: number): Promise<TestRelay> => {
     clock = at;
-    relay = await startTestRelay({ dataDir, now: () => clock });
+    relay = await startTestRelay({ ...storeConfig(storeKind), dataDir, now: () => clock });
     return relay;
   };
 

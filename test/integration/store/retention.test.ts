@@ -10,6 +10,7 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
+import { storeConfig, storeKinds } from '../../support/stores.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -19,7 +20,7 @@ const START = Date.parse('2026-01-01T00:00:00Z');
  * older ones are pruned (at start and hourly). The relay's clock is injected through config.now,
  * and the relay is restarted days later on the same data dir.
  */
-describe('delivery log retention', () => {
+describe.each(storeKinds)('delivery log retention (%s)', (storeKind) => {
   let relay: TestRelay | null = null;
   const dataDir = tempDir();
   let clock = START;
@@ -31,7 +32,7 @@ describe('delivery log retention', () => {
 
   const start = async (at: number): Promise<TestRelay> => {
     clock = at;
-    relay = await startTestRelay({ dataDir, now: () => clock });
+    relay = await startTestRelay({ ...storeConfig(storeKind), dataDir, now: () => clock });
     return relay;
   };
 

@@ -6,6 +6,7 @@ import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
 import { up as forwarding } from './005-forwarding.js';
 import { up as runProcesses } from './006-run-processes.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
+import { up as postgresLogSearch } from './008-postgres-log-search.js';
 import { up as replicas } from './009-replicas.js';
 
 type Migration = (db: Database.Database) => void;
@@ -20,7 +21,7 @@ const migrations: readonly Migration[] = [
   // 003-007 landed together, before any release: in file-number order, position N is version N.
   runProcesses,
   requestContextsWithoutRowid,
-  // Version 8 (PostgreSQL search) lands before this one does on any released database.
+  postgresLogSearch,
   replicas,
 ];
 

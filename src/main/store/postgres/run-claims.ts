@@ -10,15 +10,15 @@ export interface RunClaimsOptions {
   leaseMs: number;
 }
 
-type RunRow = Parameters<typeof toRecord>[0];
+export type RunRow = Parameters<typeof toRecord>[0];
 
 /** The columns runs-repo.ts reads on SQLite, so that its mapper reads these rows too. */
-const RECORD_COLUMNS = `
+export const RECORD_COLUMNS = `
   r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
   (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
 
 /** The oldest queued runs of a factory that no other transaction is claiming right now. */
-const PICK_QUEUED = `
+export const PICK_QUEUED = `
   SELECT r.id FROM runs r JOIN automations a ON a.id = r.automation_id
   WHERE r.status = 'queued' AND a.factory_id = $1
   ORDER BY r.id LIMIT $2

@@ -3,12 +3,13 @@ import { listDeliveries, logSettled } from '../../../support/deliveries.js';
 import { openRaw, requestHead } from '../../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
 import { waitFor } from '../../../support/wait.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /** PRODUCT §3: a sender that goes away mid-body was promised nothing, and nothing is recorded. */
-describe('an aborted request', () => {
+describe.each(storeKinds)('an aborted request (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

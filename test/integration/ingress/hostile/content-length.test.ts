@@ -13,18 +13,19 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /**
  * PRODUCT §3: a lying or huge Content-Length is parsed strictly — a clear 4xx, never a 5xx,
  * nothing recorded that the sender was refused, and the relay serves the next sender.
  */
-describe('a hostile Content-Length', () => {
+describe.each(storeKinds)('a hostile Content-Length (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
   let path: string;
   let auth: [string, string];
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     hook = await relay.createWebhook({ name: 'lengths' });
     path = `/webhooks/w/${hook.webhook.uid}`;
     auth = ['Authorization', `Bearer ${hook.secret}`];

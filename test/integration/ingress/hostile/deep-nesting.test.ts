@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery } from '../../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /**
  * PRODUCT §3: deeply nested valid JSON is accepted and kept as raw bytes; nothing clones or
  * re-serializes the parsed value (which is where a recursion limit would bite).
  */
-describe('deeply nested JSON', () => {
+describe.each(storeKinds)('deeply nested JSON (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

@@ -8,6 +8,7 @@ import {
   type CreatedWebhook,
   type TestRelay,
 } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -15,11 +16,11 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * PRODUCT §3: the body is UTF-8 decoded fatally (invalid UTF-8 → 400), one leading BOM is
  * tolerated and kept in the stored bytes, and Content-Encoding is never decoded.
  */
-describe('the bytes of a body', () => {
+describe.each(storeKinds)('the bytes of a body (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     hook = await relay.createWebhook({ name: 'bytes' });
   });
   afterEach(() => relay.stop());

@@ -2,17 +2,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries, logSettled } from '../../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../../support/raw-http.js';
 import { startTestRelay, type CreatedWebhook, type TestRelay } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /**
  * PRODUCT §3: the path is matched undecoded, so `%2F`, `%2e%2e`, a malformed `%`, full-width
  * characters or a trailing slash never resolve to a webhook: 404, nothing logged.
  */
-describe('odd path segments', () => {
+describe.each(storeKinds)('odd path segments (%s)', (storeKind) => {
   let relay: TestRelay;
   let tokenHook: CreatedWebhook;
   let urlHook: CreatedWebhook;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
     tokenHook = await relay.createWebhook({ name: 'header-token' });
     urlHook = await relay.createWebhook({ name: 'url-token', authMode: 'url_token' });
   });

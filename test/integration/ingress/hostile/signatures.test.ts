@@ -4,6 +4,7 @@ import { getSignatureScheme } from '../../../../src/main/ingress/schemes/index.j
 import { waitForDeliveries } from '../../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../../support/raw-http.js';
 import { postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 const BODY = '{"type":"invoice.paid"}';
 const STRIPE_SECRET = 'whsec_stripe_test_signing_secret_0123456789';
@@ -13,10 +14,10 @@ const STRIPE_SECRET = 'whsec_stripe_test_signing_secret_0123456789';
  * refused (401) instead of being read as one, and a timestamp that is not `^\d{1,10}$` is refused
  * (401) even when the HMAC over it is right.
  */
-describe('hostile signature headers', () => {
+describe.each(storeKinds)('hostile signature headers (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

@@ -2,15 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries, logSettled } from '../../../support/deliveries.js';
 import { openRaw, requestHead } from '../../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /**
  * PRODUCT §3: a body must finish within ~30 s. A trickling body is cut off and leaves no row.
  * (This is the one test that waits the full 30 s.)
  */
-describe('a body that trickles in', () => {
+describe.each(storeKinds)('a body that trickles in (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

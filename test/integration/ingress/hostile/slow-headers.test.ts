@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRaw } from '../../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /** PRODUCT §3: a socket that has not sent its headers within ~10 s is closed within 15 s. */
-describe('a sender that never finishes its headers', () => {
+describe.each(storeKinds)('a sender that never finishes its headers (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay();
+    relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(() => relay.stop());
 

@@ -1,0 +1,34 @@
+import type { MetricsReader } from '../metrics-reader.js';
+import type { Async } from '../store.js';
+import type { Queryable } from './client.js';
+
+/** What /metrics reads from PostgreSQL when it is scraped (not on any delivery's path). */
+export function createPostgresMetricsReader(q: Queryable): Async<MetricsReader> {
+  return {
+    /** A run's executor is its factory's (through the webhook: automations may be deleted). */
+    async runsByStatusAndExecutor() {
+      const { rows } = await q.query<{ status: string; executor: string; n: number }>(
+        `SELECT r.status AS status, coalesce(f.executor::jsonb ->> 'kind', 'unknown') AS executor,
+                count(*) AS n
+         FROM runs r LEFT JOIN webhooks w ON w.uid = r.webhook_uid
+         LEFT JOIN factories f ON f.id = w.factory_id
+         GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      return rows;
+    },
+    async queue() {
+      const { rows } = await q.query<{ depth: number; oldest: number | null }>(
+        "SELECT count(*) AS depth, min(created_at) AS oldest FROM runs WHERE status = 'queued'",
+      );
+      return rows[0]!;
+    },
+    async liveWebhooks() {
+      const { rows } = await q.query<{ uid: string; name: string }>(
+        'SELECT uid, name FROM webhooks WHERE deleted_at IS NULL ORDER BY uid',
+      );
+      return rows;
+    },
+    /** PostgreSQL indexes an entry for search as it is written: nothing ever waits. */
+    searchPending: () => Promise.resolve(0),
+  };
+}
