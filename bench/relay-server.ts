@@ -57,3 +57,5 @@ process.on('message', (message) => {
 process.once('SIGTERM', () => {
   void core.stop().then(() => process.exit(0));
 });
+// The benchmark that started this relay is gone (killed): no relay outlives it.
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

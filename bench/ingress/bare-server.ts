@@ -24,3 +24,5 @@ process.on('message', (message) => {
   if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// The benchmark that started this server is gone (killed): no server outlives it.
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

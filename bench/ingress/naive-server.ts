@@ -65,3 +65,5 @@ process.on('SIGTERM', () =>
     process.exit(0);
   }),
 );
+// The benchmark that started this server is gone (killed): no server outlives it.
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

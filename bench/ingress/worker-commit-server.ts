@@ -68,3 +68,5 @@ process.on('message', (message) => {
 });
 // The thread is idle once the server has closed; exiting ends it.
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// The benchmark that started this server is gone (killed): no server outlives it.
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

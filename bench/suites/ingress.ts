@@ -18,7 +18,7 @@
  * BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (default 2, before the first round only) and
  * BENCH_ROUNDS (default 3) set the run lengths.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from '../ingress/load-generator.js';
@@ -40,13 +40,23 @@ const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
 interface Row {
   name: string;
   bodyBytes: number;
+  expect: number[];
   result: LoadResult;
 }
+
+/** Answers other than the path's own (a 503 where a 202 was due): the row does not measure it. */
+const invalid = ({ expect, result }: Row): boolean =>
+  result.errors > 0 ||
+  Object.keys(result.statuses).some((status) => !expect.includes(Number(status)));
 
 interface Path {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The statuses this path answers; any other (a 503 where a 202 was due) spoils the row. */
+  expect: number[];
+  /** The server's data dir: checked around every load run. */
+  dataDir?: string;
   /** Runs before each of this path's rounds (the 429 path spends the rate budget again). */
   before?: () => Promise<void>;
   /** Runs after each of this path's rounds ((c) lets its search indexer catch up). */
@@ -55,17 +65,28 @@ interface Path {
 
 let runs = 0;
 
+/**
+ * A data dir removed under a running server (once by a clean-up of the temp dir while a run was
+ * under way) turns its rows into 503s measured as if they were the path: stop instead.
+ */
+function checkDataDir(path: Path): void {
+  if (path.dataDir && !existsSync(path.dataDir)) {
+    throw new Error(
+      `${path.name}: its data dir ${path.dataDir} was removed while the benchmark ran (by another process?); the numbers after this would not measure the path`,
+    );
+  }
+}
+
 /** One load run; `warm` runs the warm-up first (the first round of each server only). */
 async function load(path: Path, bodyBytes: number, warm: boolean): Promise<Row> {
+  checkDataDir(path);
   const base = { url: path.url, bodyBytes, connections: CONNECTIONS, headers: path.headers };
   const prefix = `${path.name.replace(/\W+/g, '-')}-${Date.now()}-${++runs}`;
   if (warm && WARMUP_SECONDS > 0)
     await runLoad({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
-  return {
-    name: path.name,
-    bodyBytes,
-    result: await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix }),
-  };
+  const result = await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix });
+  checkDataDir(path);
+  return { name: path.name, bodyBytes, expect: path.expect, result };
 }
 
 /** The round with the median throughput: one disturbed round moves neither the row nor a ratio. */
@@ -93,14 +114,15 @@ const statuses = (result: LoadResult): string =>
     .map(([status, count]) => `${status}×${count}`)
     .join(' ') + (result.errors > 0 ? ` errors×${result.errors}` : '');
 
-function formatRow({ name, bodyBytes, result }: Row): string {
+function formatRow(row: Row): string {
+  const { name, bodyBytes, result } = row;
   return [
     name.padEnd(28),
     size(bodyBytes).padStart(6),
     Math.round(result.requestsPerSecond).toLocaleString('en-US').padStart(9),
     String(result.p50).padStart(7),
     String(result.p99).padStart(7),
-    `  ${statuses(result)}`,
+    `  ${statuses(result)}${invalid(row) ? `  INVALID: answers other than ${row.expect.join(' or ')}` : ''}`,
   ].join(' ');
 }
 
@@ -145,11 +167,14 @@ function acceptLine(label: string, relay: Row, e2: Row, target: number): string 
 
 async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'hookport-bench-'));
-  const dir = (name: string): string => {
-    const path = join(work, name);
-    mkdirSync(path);
-    return path;
-  };
+  const dirs = Object.fromEntries(
+    ['naive', 'e2', 'relay', 'relay-unindexed', 'relay-default'].map((name) => {
+      const path = join(work, name);
+      mkdirSync(path);
+      return [name, path];
+    }),
+  );
+  const dir = (name: string): string => dirs[name]!;
   console.log(
     `${CONNECTIONS} connections; every row is the median of ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up); latencies in ms\n`,
   );
@@ -167,6 +192,16 @@ async function run(): Promise<void> {
     servers.push(server);
     return server;
   };
+  // Stopped with Ctrl-C, the run still stops its servers and removes its data dirs (gigabytes
+  // after a long run), so that nobody clears the temp dir by hand under another run.
+  const interrupted = (): void => {
+    void Promise.all(servers.map((server) => server.stop())).then(() => {
+      rmSync(work, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const bare = await started<{ url: string }>('bench/ingress/bare-server.ts');
     const naive = await started<{ url: string }>('bench/ingress/naive-server.ts', [dir('naive')]);
@@ -200,13 +235,27 @@ async function run(): Promise<void> {
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
     const acceptPaths: Path[] = [
-      { name: '(a) bare node:http', url: bare.info.url, headers: {} },
-      { name: '(b) naive, 1 tx/request', url: naive.info.url, headers: {} },
-      { name: '(e2) worker-thread commit', url: e2.info.url, headers: {} },
+      { name: '(a) bare node:http', url: bare.info.url, headers: {}, expect: [202] },
+      {
+        name: '(b) naive, 1 tx/request',
+        url: naive.info.url,
+        headers: {},
+        expect: [202],
+        dataDir: dir('naive'),
+      },
+      {
+        name: '(e2) worker-thread commit',
+        url: e2.info.url,
+        headers: {},
+        expect: [202],
+        dataDir: dir('e2'),
+      },
       {
         name: '(c) relay accept',
         url: relay.info.webhookUrl,
         headers: auth(relay.info),
+        expect: [202],
+        dataDir: dir('relay'),
         // (c) defers its indexing: let it finish before the next server is measured, so that
         // work is not charged to another row, and say what it took.
         after: async () => void catchUps.push(await searchCatchUp(relay)),
@@ -216,13 +265,24 @@ async function run(): Promise<void> {
       name: '(c0) relay accept, no index',
       url: unindexed.info.webhookUrl,
       headers: auth(unindexed.info),
+      expect: [202],
+      dataDir: dir('relay-unindexed'),
     };
     const refusalPaths: Path[] = [
-      { name: '(d) relay 404 unknown', url: relay.info.unknownWebhookUrl, headers: {} },
+      {
+        name: '(d) relay 404 unknown',
+        url: relay.info.unknownWebhookUrl,
+        headers: {},
+        expect: [404],
+        dataDir: dir('relay'),
+      },
       {
         name: '(d) relay 429 rate spent',
         url: limited.info.webhookUrl,
         headers: auth(limited.info),
+        // A slot of the minute's budget that frees up during the round is a 202.
+        expect: [429, 202],
+        dataDir: dir('relay-default'),
         before: () => spendDeliveryRate(limited.info),
       },
     ];
@@ -247,6 +307,12 @@ async function run(): Promise<void> {
     const d404 = ratio(notFound, bare1);
     const d429 = ratio(tooMany, bare1);
     const rssLoaded = Math.max(rssAfterAccept, rssAfter429);
+    const invalidRows = [...small, ...large].filter(invalid);
+    if (invalidRows.length > 0) {
+      console.log(
+        `\nINVALID rows (answers other than the path's own): ${invalidRows.map((r) => `${r.name} at ${size(r.bodyBytes)}`).join('; ')}; the ratios that use them measure nothing.`,
+      );
+    }
     console.log(`
 ${acceptLine('1 KB', relay1, e21, 0.95)}
 ${acceptLine('64 KB', relay64, e264, 0.9)}
@@ -275,6 +341,8 @@ relay RSS     ${mb(rssIdle)} idle (target ≤ 80 MB: ${check(rssIdle <= 80 * MB)
       ),
     );
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await Promise.all(servers.map((server) => server.stop()));
     rmSync(work, { recursive: true, force: true });
   }

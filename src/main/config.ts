@@ -34,6 +34,8 @@ export interface CoreConfig {
   limits?: { deliveriesPerMinute?: number; webhooksPerFactory?: number };
   /** How long forwarding one delivery to a handler may take in all (default 15 s). */
   forwardTimeoutMs?: number;
+  /** How long the SQLite writer thread stays up with nothing to write (default 30 s); tests shorten it. */
+  writerIdleCloseMs?: number;
   log?: Logger;
   now?: () => number;
   /**

@@ -79,6 +79,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
         ...context,
         databaseUrl: config.databaseUrl,
         masterKeyFromEnv: config.masterKeyFromEnv,
+        writerIdleCloseMs: config.writerIdleCloseMs,
       }));
   const store = await open({ dataDir: config.dataDir, log });
   try {

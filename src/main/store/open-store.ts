@@ -11,6 +11,8 @@ export interface OpenStoreOptions {
   databaseUrl?: string | null;
   /** HOOKPORT_MASTER_KEY: seals secret values in PostgreSQL. */
   masterKeyFromEnv?: string;
+  /** SQLite: how long the writer thread stays up with nothing to do (tests shorten it). */
+  writerIdleCloseMs?: number;
   log: Logger;
 }
 
@@ -26,5 +28,6 @@ export function openStore(options: OpenStoreOptions): Promise<Store> {
   return openSqliteStore(join(options.dataDir, 'hookport.sqlite'), {
     log: options.log,
     dedupeWindowMs: DEDUPE_WINDOW_MS,
+    writerIdleCloseMs: options.writerIdleCloseMs,
   });
 }

@@ -1,14 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 
-/** While deliveries are being committed: a small slice of each tick, so the ingress keeps its pace. */
-const BUSY_BUDGET_MS = 8;
+/**
+ * While deliveries are being committed: a short slice of each tick. Each slice holds the write
+ * lock the writer thread's accept commits wait for (and the main thread's event loop), so slices
+ * stay short and come often rather than long and rare.
+ */
+const BUSY_BUDGET_MS = 2;
 /** Still busy, but behind for this many ticks in a row (5 s): a larger slice, so the queue shrinks. */
-const BEHIND_TICKS = 20;
-const BEHIND_BUDGET_MS = 25;
+const BEHIND_TICKS = 100;
+const BEHIND_BUDGET_MS = 5;
 /** When the ingress has been quiet since the last tick. */
-const IDLE_BUDGET_MS = 50;
-const TICK_MS = 250;
+const IDLE_BUDGET_MS = 20;
+const TICK_MS = 50;
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
 
@@ -39,7 +43,7 @@ export function createSearchIndex(db: Db) {
     'SELECT count(*) AS n FROM delivery_search_pending',
   );
 
-  const indexSome = db.transaction((budgetMs: number): IndexRun => {
+  const indexSlice = db.transaction((budgetMs: number): IndexRun => {
     const started = performance.now();
     let indexed = 0;
     for (;;) {
@@ -54,9 +58,23 @@ export function createSearchIndex(db: Db) {
     }
   });
 
+  /**
+   * Without an fsync of its own: an indexing transaction lost to a crash loses no delivery (it
+   * dequeues what it indexes, so the entries stay queued), and the next accept commit's fsync
+   * makes it durable with its own. Its fsync would be paid while holding the write lock.
+   */
+  const indexSome = (budgetMs: number): IndexRun => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      return indexSlice(budgetMs);
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  };
+
   return {
     /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
-    indexSome: (budgetMs: number): IndexRun => indexSome(budgetMs),
+    indexSome,
     pending: (): number => countQueued.get()!.n,
   };
 }
@@ -64,16 +82,24 @@ export function createSearchIndex(db: Db) {
 /**
  * Runs the search index in the background: a few milliseconds per tick while deliveries are
  * arriving (more if that has not kept up for a while), and more once the ingress is quiet.
- * `markBusy` is called on every commit.
+ * `markBusy` is called on every commit. The writer thread runs it, between its commits (see
+ * writer-thread.ts); `onSlice` hears how each slice went.
  */
 export class SearchIndexer {
   private busy = false;
   private behind = 0;
   private timer: NodeJS.Timeout | null = null;
+  /**
+   * A slice indexes at least one entry, and a 64 KB payload takes several busy budgets: while
+   * deliveries arrive, such a slice is paid for by skipping ticks, so that the index never takes
+   * more of the writer thread than its budget's share of each tick.
+   */
+  private restUntil = 0;
 
   constructor(
     private readonly index: SearchIndex,
     private readonly onError: (error: unknown) => void,
+    private readonly onSlice: (run: IndexRun) => void = () => {},
   ) {}
 
   start(): void {
@@ -86,6 +112,8 @@ export class SearchIndexer {
   }
 
   tick(): void {
+    const started = performance.now();
+    if (this.busy && started < this.restUntil) return;
     const budget = !this.busy
       ? IDLE_BUDGET_MS
       : this.behind >= BEHIND_TICKS
@@ -93,7 +121,11 @@ export class SearchIndexer {
         : BUSY_BUDGET_MS;
     this.busy = false;
     try {
-      this.behind = this.index.indexSome(budget).more ? this.behind + 1 : 0;
+      const run = this.index.indexSome(budget);
+      const spent = performance.now() - started;
+      this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
+      this.behind = run.more ? this.behind + 1 : 0;
+      this.onSlice(run);
     } catch (error) {
       this.onError(error);
     }

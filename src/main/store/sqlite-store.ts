@@ -12,7 +12,6 @@ import { createFactoriesRepository } from './factories-repo.js';
 import { createMetricsReader } from './metrics-reader.js';
 import { createRetention } from './retention.js';
 import { createRunsRepository } from './runs-repo.js';
-import { createSearchIndex, SearchIndexer, type SearchIndex } from './search-index.js';
 import { createSecretsRepository } from './secrets-repo.js';
 import { createSettingsRepository } from './settings-repo.js';
 import { SqliteTransactions } from './sqlite-transaction.js';
@@ -26,6 +25,8 @@ export interface SqliteStoreOptions {
   log: Logger;
   /** How long an Accepted identity answers Duplicate (the writer thread enforces it). */
   dedupeWindowMs: number;
+  /** How long the writer thread stays up with nothing to do (default 30 s); tests shorten it. */
+  writerIdleCloseMs?: number;
 }
 
 /** The SQLite store, plus what only SQLite has: tests that check SQLite itself read `db`. */
@@ -61,9 +62,9 @@ function sqliteRepositories(db: Db): StoreRepositories {
 }
 
 /**
- * Opens the relay's SQLite file (creating and migrating it), starts the writer thread that
- * commits deliveries, and the search indexer that works behind it. `close()` stops both and
- * closes the file; call it once the `DeliveryWriter` over `batchStore` has drained.
+ * Opens the relay's SQLite file (creating and migrating it) and starts the writer thread that
+ * commits deliveries (the search indexer works behind it, on that thread). `close()` stops it
+ * and closes the file; call it once the `DeliveryWriter` over `batchStore` has drained.
  */
 export async function openSqliteStore(
   file: string,
@@ -71,13 +72,14 @@ export async function openSqliteStore(
 ): Promise<SqliteStore> {
   const db = openDatabase(file);
   // Deliveries commit on a thread of their own: parsing and verifying the next requests goes on
-  // while a batch is written and fsynced.
+  // while a batch is written and fsynced. The search indexer runs there too, between batches.
   let writerThread: SqliteWriterThread;
   try {
     writerThread = await SqliteWriterThread.start({
       file,
       options: { dedupeWindowMs: options.dedupeWindowMs },
       log: options.log,
+      idleCloseMs: options.writerIdleCloseMs,
     });
   } catch (error) {
     db.close();
@@ -85,18 +87,7 @@ export async function openSqliteStore(
       cause: error,
     });
   }
-  const indexer = new SearchIndexer(outsideTransactions(db, createSearchIndex(db)), (error) =>
-    options.log.error(`[search] indexing failed: ${describeError(error)}`),
-  );
-  indexer.start();
-  const batchStore: DeliveryBatchStore = {
-    commit: async (batch) => {
-      const result = await writerThread.commit(batch);
-      // New log entries are queued for the index: it takes a smaller slice while commits go on.
-      indexer.markBusy();
-      return result;
-    },
-  };
+  const batchStore: DeliveryBatchStore = { commit: (batch) => writerThread.commit(batch) };
   const transactions = new SqliteTransactions(db, sqliteRepositories(db));
   let closing: Promise<void> | null = null;
   return {
@@ -113,19 +104,9 @@ export async function openSqliteStore(
     peers: soloPeers,
     close: () =>
       (closing ??= (async () => {
-        indexer.stop();
         await writerThread.close();
         db.close();
       })()),
-  };
-}
-
-/** The indexer's timer never joins a transaction that `Store.transaction` holds open. */
-function outsideTransactions(db: Db, index: SearchIndex): SearchIndex {
-  return {
-    indexSome: (budgetMs) =>
-      db.inTransaction ? { indexed: 0, more: true } : index.indexSome(budgetMs),
-    pending: () => index.pending(),
   };
 }
 

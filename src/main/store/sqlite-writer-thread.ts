@@ -50,7 +50,8 @@ interface Waiting {
 
 /**
  * A `DeliveryBatchStore` that commits on a worker thread with its own SQLite connection, so the
- * transaction and its fsync leave the main thread to parse and verify the next requests. A
+ * transaction and its fsync leave the main thread to parse and verify the next requests; the
+ * search indexer runs there too, between batches. A
  * thread that dies fails the batches it held (their senders get 503, never a 202) and is
  * replaced at the next commit; an idle one is closed until needed. (Never `worker.terminate()`
  * it: a thread ended inside a better-sqlite3 call aborts the whole process.)
@@ -68,6 +69,8 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   /** Threads asked to close (idle, or at shutdown): their exit is no accident. */
   private readonly ending = new WeakSet<Worker>();
   private retiring: Promise<void> | null = null;
+  /** The thread's search indexer still has entries queued: the thread is not idle yet. */
+  private indexing = false;
 
   private constructor(private readonly config: WriterThreadConfig) {}
 
@@ -125,7 +128,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       this.idleTimer = null;
       const worker = this.worker;
       if (!worker || this.waiting.size > 0) return;
+      if (this.indexing) return this.idle();
       this.worker = null;
+      this.indexing = false;
       this.retiring = worker.then(
         (w) => this.end(w),
         () => undefined,
@@ -143,11 +148,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
 
   private running(): Promise<Worker> {
     if (this.worker) return this.worker;
-    if (Date.now() < this.retryAt) {
-      return Promise.reject(
-        new Error(`the SQLite writer thread cannot start: ${this.lastStartError?.message ?? ''}`),
-      );
-    }
+    // The same answer as the failed start's until the backoff ends.
+    if (Date.now() < this.retryAt && this.lastStartError)
+      return Promise.reject(this.lastStartError);
     const worker = this.spawn();
     this.worker = worker;
     const forget = (): void => {
@@ -178,7 +181,23 @@ export class SqliteWriterThread implements DeliveryBatchStore {
           this.idle();
           return resolve(worker);
         }
-        if (message.type === 'open-failed') return reject(fromThreadError(message.error));
+        if (message.type === 'open-failed') {
+          // Which file: a data dir removed under a running relay shows here, not elsewhere.
+          const why = fromThreadError(message.error);
+          const error = new Error(
+            `the SQLite writer thread cannot open ${this.config.file}: ${why.message}`,
+            { cause: why },
+          );
+          return reject(error);
+        }
+        if (message.type === 'indexed') {
+          this.indexing = message.more;
+          return;
+        }
+        if (message.type === 'index-failed') {
+          const error = fromThreadError(message.error);
+          return this.config.log.error(`[search] indexing failed: ${describeError(error)}`);
+        }
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);

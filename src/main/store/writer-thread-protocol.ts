@@ -20,7 +20,10 @@ export type FromWriterThread =
   | { type: 'ready' }
   | { type: 'open-failed'; error: ThreadError }
   | { type: 'committed'; id: number; result: BatchResult }
-  | { type: 'failed'; id: number; error: ThreadError };
+  | { type: 'failed'; id: number; error: ThreadError }
+  /** After a search index slice that indexed something: whether entries are still queued. */
+  | { type: 'indexed'; more: boolean }
+  | { type: 'index-failed'; error: ThreadError };
 
 export function toThreadError(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), code: null };
