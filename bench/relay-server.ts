@@ -1,51 +1,81 @@
 /**
- * The relay for the ingress benchmark, in a child process of its own: startCore on a fresh data
- * dir, one Bearer-token webhook, and one JSON line on stdout with what the load generator needs.
- * Only benchmarks raise the limits: pass `raised` for (c), `default` for the 429 path of (d).
- * `no-search` drops the trigger that queues entries for the search index: the accept path as it
- * was before the index existed, for the comparison in the ingress suite.
- *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default [no-search]
+ * The relay for the relay-level benchmarks, in a child process of its own: startCore on a fresh
+ * data dir, one Bearer-token webhook, and one JSON line on stdout with what the load generator
+ * needs. Only benchmarks raise the limits: pass `raised` for the accept path, `default` for the
+ * 429 path. Options after those two:
+ *   no-search  drops the log search's cost on the accept path, to price it: on SQLite the trigger
+ *              that queues entries for the indexer, on PostgreSQL the two GIN indexes
+ *              (deliveries_search, payloads_search) the accept transaction updates;
+ *   join       another relay on the same PostgreSQL database created the webhook: use it.
+ * With HOOKPORT_DATABASE_URL (and HOOKPORT_MASTER_KEY) in the environment the relay runs on
+ * PostgreSQL, as `hookport serve` does; otherwise on SQLite in the data dir.
+ *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default [no-search] [join]
  * Answers an IPC message `"rss"` with its resident set size and `"pending"` with the entries
- * still waiting for the search indexer; SIGTERM stops it cleanly.
+ * still waiting for the search indexer (none on PostgreSQL, which indexes as it commits);
+ * SIGTERM stops it cleanly.
  */
+import pg from 'pg';
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
-import { sqliteDbOf } from '../src/main/store/sqlite-store.js';
+import { isSqliteStore } from '../src/main/store/sqlite-store.js';
 
 export interface BenchRelayInfo {
   ingressUrl: string;
   webhookUrl: string;
-  secret: string;
+  /** The webhook's Bearer token; null for a relay that joined (the creator printed it). */
+  secret: string | null;
   /** A well-formed UID that no webhook has: the 404 path. */
   unknownWebhookUrl: string;
 }
 
-const [dataDir, limitsArg, searchArg] = process.argv.slice(2);
-if (!dataDir) throw new Error('usage: relay-server.ts <data-dir> raised|default');
+const [dataDir, limitsArg, ...options] = process.argv.slice(2);
+if (!dataDir)
+  throw new Error('usage: relay-server.ts <data-dir> raised|default [no-search] [join]');
+const databaseUrl = process.env.HOOKPORT_DATABASE_URL;
 
 const core = await startCore({
   dataDir,
   ingress: { host: '127.0.0.1', port: 0 },
   admin: { port: 0 },
   adminTokenFromEnv: undefined,
-  masterKeyFromEnv: undefined,
+  databaseUrl,
+  masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
   // serve logs one line per delivery; so does the benchmarked relay (stdout is drained).
   log: consoleLogger,
   limits: limitsArg === 'default' ? {} : { deliveriesPerMinute: 1e9, webhooksPerFactory: 1000 },
 });
-if (searchArg === 'no-search') sqliteDbOf(core.store).exec('DROP TRIGGER deliveries_search_queue');
-const pendingStatement = sqliteDbOf(core.store).prepare<[], { n: number }>(
-  'SELECT count(*) AS n FROM delivery_search_pending',
-);
-const countPending = (): number => pendingStatement.get()!.n;
-const created = await core.service['webhooks.create'](
-  { factory: 'default', name: 'bench', authMode: 'token' },
-  { role: 'manage' },
-);
+const store = core.store;
+if (options.includes('no-search')) {
+  if (isSqliteStore(store)) store.db.exec('DROP TRIGGER deliveries_search_queue');
+  else {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query('DROP INDEX IF EXISTS deliveries_search, payloads_search');
+    await client.end();
+  }
+}
+const pendingStatement = isSqliteStore(store)
+  ? store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM delivery_search_pending')
+  : null;
+const countPending = (): number => pendingStatement?.get()!.n ?? 0;
+
+async function webhook(): Promise<{ url: string; secret: string | null }> {
+  if (options.includes('join')) {
+    const found = await store.webhooks.findByName('default', 'bench');
+    if (!found) throw new Error('join: no webhook "bench" in the shared database');
+    return { url: `${core.ingressListenUrl}/webhooks/w/${found.uid}`, secret: null };
+  }
+  const created = await core.service['webhooks.create'](
+    { factory: 'default', name: 'bench', authMode: 'token' },
+    { role: 'manage' },
+  );
+  return { url: created.ingressUrl, secret: created.secret! };
+}
+const { url, secret } = await webhook();
 const info: BenchRelayInfo = {
   ingressUrl: core.ingressListenUrl,
-  webhookUrl: created.ingressUrl,
-  secret: created.secret!,
+  webhookUrl: url,
+  secret,
   unknownWebhookUrl: `${core.ingressListenUrl}/webhooks/w/wh_${'0'.repeat(24)}`,
 };
 process.stdout.write(`${JSON.stringify(info)}\n`);

@@ -18,7 +18,8 @@ declare module 'autocannon' {
   }
 
   interface Options {
-    url: string;
+    /** Several URLs: the connections are spread over them round-robin. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     method?: string;

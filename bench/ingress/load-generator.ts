@@ -5,10 +5,16 @@
  */
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { eventBody } from './event-body.js';
+
+/** `padding`: one padded JSON string; `event`: a provider-like event (event-body.ts). */
+export type BodyShape = 'padding' | 'event';
 
 export interface LoadOptions {
-  url: string;
+  /** Several URLs share the connections round-robin, into one set of latencies. */
+  url: string | string[];
   bodyBytes: number;
+  body?: BodyShape;
   seconds: number;
   connections: number;
   headers: Record<string, string>;
@@ -38,7 +44,7 @@ async function main(options: LoadOptions): Promise<void> {
     duration: options.seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
-    body: jsonBody(options.bodyBytes),
+    body: options.body === 'event' ? eventBody(options.bodyBytes) : jsonBody(options.bodyBytes),
     requests: [
       {
         setupRequest: (request) => ({

@@ -63,17 +63,20 @@ export interface ServerProcess<T> {
 /**
  * Runs a TypeScript entry, bundled, in a child process; resolves with its first JSON line.
  * `threads` are worker-thread scripts it starts, bundled beside it as `<name>.js` (where the
- * relay's core looks for its writer thread); `nodeFlags` go to node before the script.
+ * relay's core looks for its writer thread); `nodeFlags` go to node before the script; `env`
+ * is added to this process's environment (a database URL, a key: never on a command line).
  */
 export async function startServer<T>(
   script: string,
   args: string[] = [],
   threads: string[] = [],
   nodeFlags: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<ServerProcess<T>> {
   await Promise.all(threads.map((thread) => bundled(thread, '.js')));
   const child = spawn(process.execPath, [...nodeFlags, await bundled(script), ...args], {
     cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -29,7 +29,7 @@ async function run(): Promise<void> {
     const startedAt = Date.now();
     const result = await runFuzz({
       webhookUrl: relay.info.webhookUrl,
-      secret: relay.info.secret,
+      secret: relay.info.secret ?? '',
       count: COUNT,
       concurrency: 20,
       seed: 15,

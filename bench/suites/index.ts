@@ -3,6 +3,7 @@ import { fuzzSuite } from './fuzz.js';
 import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
 import { postgresSuite } from './postgres.js';
+import { postgresStoreSuite } from './postgres-store.js';
 import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
 
@@ -18,6 +19,7 @@ export const suites: BenchSuite[] = [
   ingressSuite,
   fuzzSuite,
   searchSuite,
+  postgresStoreSuite,
   postgresSuite,
   uiSuite,
 ];

@@ -13,118 +13,37 @@
  * of c0/b; d/a ≥ 0.8; relay RSS ≤ 80 MB idle (35 s after start, before any load) and ≤ 120 MB
  * after the load.
  * All servers run side by side and the measurements are interleaved in rounds (a, b, e2, c, d,
- * a, b, …), each row the median round: measured one after the other, a server measured later
- * ran on a warmer machine and JIT, which moved the ratios by a third between runs.
- * BENCH_SECONDS (default 5), BENCH_WARMUP_SECONDS (default 2, before the first round only) and
- * BENCH_ROUNDS (default 3) set the run lengths.
+ * a, b, …), each row the median round (bench/ingress/rounds.ts, which reads BENCH_SECONDS,
+ * BENCH_WARMUP_SECONDS and BENCH_ROUNDS).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadResult } from '../ingress/load-generator.js';
-import { launcherFlags, runLoad, startServer, type ServerProcess } from '../ingress/processes.js';
+import { launcherFlags, startServer, type ServerProcess } from '../ingress/processes.js';
+import {
+  CONNECTIONS,
+  ROUNDS,
+  SECONDS,
+  WARMUP_SECONDS,
+  check,
+  formatRow,
+  header,
+  measure,
+  ratio,
+  reportInvalid,
+  searchCatchUp,
+  type Path,
+  type Row,
+} from '../ingress/rounds.js';
 import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite-writer-thread.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = 50;
 const SMALL = 1024;
 const LARGE = 64 * 1024;
 const MB = 1024 * 1024;
 /** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
 const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
-
-interface Row {
-  name: string;
-  bodyBytes: number;
-  expect: number[];
-  result: LoadResult;
-}
-
-/** Answers other than the path's own (a 503 where a 202 was due): the row does not measure it. */
-const invalid = ({ expect, result }: Row): boolean =>
-  result.errors > 0 ||
-  Object.keys(result.statuses).some((status) => !expect.includes(Number(status)));
-
-interface Path {
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-  /** The statuses this path answers; any other (a 503 where a 202 was due) spoils the row. */
-  expect: number[];
-  /** The server's data dir: checked around every load run. */
-  dataDir?: string;
-  /** Runs before each of this path's rounds (the 429 path spends the rate budget again). */
-  before?: () => Promise<void>;
-  /** Runs after each of this path's rounds ((c) lets its search indexer catch up). */
-  after?: () => Promise<void>;
-}
-
-let runs = 0;
-
-/**
- * A data dir removed under a running server (once by a clean-up of the temp dir while a run was
- * under way) turns its rows into 503s measured as if they were the path: stop instead.
- */
-function checkDataDir(path: Path): void {
-  if (path.dataDir && !existsSync(path.dataDir)) {
-    throw new Error(
-      `${path.name}: its data dir ${path.dataDir} was removed while the benchmark ran (by another process?); the numbers after this would not measure the path`,
-    );
-  }
-}
-
-/** One load run; `warm` runs the warm-up first (the first round of each server only). */
-async function load(path: Path, bodyBytes: number, warm: boolean): Promise<Row> {
-  checkDataDir(path);
-  const base = { url: path.url, bodyBytes, connections: CONNECTIONS, headers: path.headers };
-  const prefix = `${path.name.replace(/\W+/g, '-')}-${Date.now()}-${++runs}`;
-  if (warm && WARMUP_SECONDS > 0)
-    await runLoad({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
-  const result = await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix });
-  checkDataDir(path);
-  return { name: path.name, bodyBytes, expect: path.expect, result };
-}
-
-/** The round with the median throughput: one disturbed round moves neither the row nor a ratio. */
-function medianRow(rows: Row[]): Row {
-  const sorted = [...rows].sort((x, y) => x.result.requestsPerSecond - y.result.requestsPerSecond);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** Every path once per round, rounds interleaved; one median row per path, in path order. */
-async function measure(paths: Path[], bodyBytes: number, warm: boolean): Promise<Row[]> {
-  const rounds = paths.map((): Row[] => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, path] of paths.entries()) {
-      await path.before?.();
-      rounds[index]!.push(await load(path, bodyBytes, warm && round === 0));
-      await path.after?.();
-    }
-  }
-  return rounds.map(medianRow);
-}
-
-const size = (bytes: number): string => (bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`);
-const statuses = (result: LoadResult): string =>
-  Object.entries(result.statuses)
-    .map(([status, count]) => `${status}×${count}`)
-    .join(' ') + (result.errors > 0 ? ` errors×${result.errors}` : '');
-
-function formatRow(row: Row): string {
-  const { name, bodyBytes, result } = row;
-  return [
-    name.padEnd(28),
-    size(bodyBytes).padStart(6),
-    Math.round(result.requestsPerSecond).toLocaleString('en-US').padStart(9),
-    String(result.p50).padStart(7),
-    String(result.p99).padStart(7),
-    `  ${statuses(result)}${invalid(row) ? `  INVALID: answers other than ${row.expect.join(' or ')}` : ''}`,
-  ].join(' ');
-}
 
 /**
  * Spends the webhook's 60-a-minute delivery budget so that every request after it gets 429;
@@ -134,7 +53,10 @@ async function spendDeliveryRate(info: BenchRelayInfo): Promise<void> {
   for (let i = 0; i < 61; i++) {
     const response = await fetch(info.webhookUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${info.secret}`, 'x-service-delivery-id': `prefill-${i}` },
+      headers: {
+        authorization: `Bearer ${info.secret ?? ''}`,
+        'x-service-delivery-id': `prefill-${i}`,
+      },
       body: '{}',
     });
     if (response.status === 429) return;
@@ -143,20 +65,6 @@ async function spendDeliveryRate(info: BenchRelayInfo): Promise<void> {
   throw new Error('the delivery rate limit never answered 429');
 }
 
-/** Waits until the relay's search indexer has indexed everything queued; how many, how long. */
-async function searchCatchUp(
-  server: ServerProcess<BenchRelayInfo>,
-): Promise<{ entries: number; ms: number }> {
-  const started = Date.now();
-  const entries = await server.pending();
-  for (let left = entries; left > 0; left = await server.pending()) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { entries, ms: Date.now() - started };
-}
-
-const ratio = (x: Row, y: Row): number => x.result.requestsPerSecond / y.result.requestsPerSecond;
-const check = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target');
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
 
 function acceptLine(label: string, relay: Row, e2: Row, target: number): string {
@@ -178,9 +86,7 @@ async function run(): Promise<void> {
   console.log(
     `${CONNECTIONS} connections; every row is the median of ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up); latencies in ms\n`,
   );
-  console.log(
-    `${'server'.padEnd(28)} ${'body'.padStart(6)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   statuses`,
-  );
+  console.log(header());
   const servers: Array<ServerProcess<unknown>> = [];
   const started = async <T>(
     script: string,
@@ -232,7 +138,7 @@ async function run(): Promise<void> {
     // Idle: nothing sent for longer than the writer thread stays up without work.
     await new Promise((resolve) => setTimeout(resolve, IDLE_CLOSE_MS + 5_000));
     const rssIdle = await relay.rss();
-    const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret}` });
+    const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
     const acceptPaths: Path[] = [
       { name: '(a) bare node:http', url: bare.info.url, headers: {}, expect: [202] },
@@ -307,12 +213,7 @@ async function run(): Promise<void> {
     const d404 = ratio(notFound, bare1);
     const d429 = ratio(tooMany, bare1);
     const rssLoaded = Math.max(rssAfterAccept, rssAfter429);
-    const invalidRows = [...small, ...large].filter(invalid);
-    if (invalidRows.length > 0) {
-      console.log(
-        `\nINVALID rows (answers other than the path's own): ${invalidRows.map((r) => `${r.name} at ${size(r.bodyBytes)}`).join('; ')}; the ratios that use them measure nothing.`,
-      );
-    }
+    reportInvalid([...small, ...large]);
     console.log(`
 ${acceptLine('1 KB', relay1, e21, 0.95)}
 ${acceptLine('64 KB', relay64, e264, 0.9)}

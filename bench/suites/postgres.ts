@@ -1,216 +1,223 @@
 /**
- * The accept path's store on PostgreSQL (issue 16), store level: no HTTP, 50 concurrent
- * "requests" each waiting for its delivery to be durable, on a private cluster with fsync and
- * synchronous_commit on:
- *   (a) naive: one transaction per request (dedupe key, delivery row, payload, COMMIT) on a pool
- *       of 10 (pg's default) and of 50 (a connection per request in flight);
- *   (b) the group commit: DeliveryWriter over PostgresBatchStore, one transaction per batch;
- *   (c) a proposal for the wiring phase: two batches in flight (two DeliveryWriters over one
- *       store, requests alternating), so that two backends share the work of large payloads.
- * Both write the same rows to the same schema; only the transactions differ. The rounds are
- * interleaved (a10, a50, b, a10, …) and each row is the median round. BENCH_SECONDS (default 5)
- * and BENCH_ROUNDS (default 3) set the run lengths. The relay-level benchmark (HTTP, one and two
- * relays) comes with the wiring phase.
+ * Many relays on PostgreSQL (issue 16), relay level: HTTP on loopback, every server in a process
+ * of its own, the load generator (autocannon, 50 connections, a unique X-Service-Delivery-Id per
+ * request, provider-like JSON bodies) in another, on a private cluster with fsync and
+ * synchronous_commit on (test/support/postgres-cluster.ts):
+ *   (s)   the SQLite relay (startCore on a data dir, as `hookport serve` runs by default);
+ *   (n10) naive: node:http + JSON.parse + one PostgreSQL transaction per request writing the
+ *         relay's rows in the relay's schema, on a pool of 10 (pg's default, the relay's pool);
+ *   (n50) the same on a pool of 50 (a connection per request in flight);
+ *   (p1)  one relay on PostgreSQL (`serve --database`);
+ *   (p2)  two relays on one PostgreSQL database, the connections split between them;
+ *   (p1-0) one relay on PostgreSQL without the log search's GIN indexes, to price them.
+ * Limits raised as in the ingress suite (only benchmarks raise them). Each PostgreSQL path has a
+ * database of its own, emptied before each of its rounds, so that no path pays for another's
+ * rows. Target: p1/n10 ≥ 2.5 at 1 KB with p99 no worse than n10's.
+ * Rounds interleaved, each row the median round (bench/ingress/rounds.ts: BENCH_SECONDS,
+ * BENCH_WARMUP_SECONDS, BENCH_ROUNDS).
  */
-import { performance } from 'node:perf_hooks';
-import { newDeliveryId } from '../../src/main/ids.js';
-import { DeliveryWriter } from '../../src/main/store/delivery-writer.js';
-import type { AcceptItem } from '../../src/main/store/delivery-batch.js';
-import { createPostgresBatchStore } from '../../src/main/store/postgres/batch-store.js';
-import { withTransaction } from '../../src/main/store/postgres/client.js';
-import { migratePostgres } from '../../src/main/store/postgres/migrate.js';
-import { openPostgresPool, type PgPool } from '../../src/main/store/postgres/pool.js';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { launcherFlags, startServer, type ServerProcess } from '../ingress/processes.js';
+import {
+  CONNECTIONS,
+  ROUNDS,
+  SECONDS,
+  WARMUP_SECONDS,
+  check,
+  formatRow,
+  header,
+  measure,
+  ratio,
+  reportInvalid,
+  searchCatchUp,
+  type Path,
+  type Row,
+} from '../ingress/rounds.js';
 import { startPostgresCluster } from '../../test/support/postgres-cluster.js';
+import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONCURRENCY = 50;
-const WINDOW_MS = 7 * 24 * 60 * 60_000;
-const WEBHOOK = 'wh_benchpostgres000000000000';
+const SMALL = 1024;
+const LARGE = 64 * 1024;
+const WIDTH = 34;
+const TARGET = 2.5;
+/** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
+const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const LOG_TABLES = 'deliveries, request_contexts, payloads, dedupe_keys';
 
-interface Result {
-  name: string;
-  bodyBytes: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-}
-
-type Accept = (item: AcceptItem) => Promise<unknown>;
-
-let sequence = 0;
-function item(body: Buffer): AcceptItem {
-  const receivedAt = Date.now();
-  return {
-    id: newDeliveryId(receivedAt),
-    webhookUid: WEBHOOK,
-    receivedAt,
-    body,
-    identity: `bench-${process.pid}-${++sequence}`,
-    identitySource: 'x-service-delivery-id',
-    clientAddress: '127.0.0.1',
-    runs: [],
-    request: {
-      method: 'POST',
-      path: `/webhooks/w/${WEBHOOK}`,
-      headers: [
-        ['Host', '127.0.0.1'],
-        ['Content-Type', 'application/json'],
-        ['Authorization', '[redacted]'],
-      ],
-    },
-    eventType: null,
-  };
-}
-
-/** The naive server's whole accept: its own transaction, the same rows as the batch store. */
-function naiveAccept(pool: PgPool): Accept {
-  return (delivery) =>
-    withTransaction(pool, async (client) => {
-      const claimed = await client.query(
-        `INSERT INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at)
-         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [delivery.webhookUid, delivery.identity, delivery.id, delivery.receivedAt],
-      );
-      const label = claimed.rowCount === 1 ? 'Accepted' : 'Duplicate';
-      await client.query(
-        `INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source, client_address)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          delivery.id,
-          delivery.webhookUid,
-          label,
-          delivery.body.length,
-          delivery.receivedAt,
-          delivery.identity,
-          delivery.identitySource,
-          delivery.clientAddress,
-        ],
-      );
-      if (label === 'Accepted') {
-        await client.query('INSERT INTO payloads (delivery_id, body) VALUES ($1, $2)', [
-          delivery.id,
-          delivery.body,
-        ]);
-      }
-    });
-}
-
-/**
- * A body shaped like a provider's event (repeated keys, varied values), about `bytes` long (one
- * item more at most): it compresses as real payloads do, not as a run of one letter would.
- */
-function eventBody(bytes: number): Buffer {
-  const items: unknown[] = [];
-  let text = '';
-  for (let i = 0; text.length < bytes - 200; i++) {
-    const id = Math.floor(Math.random() * 1e9);
-    items.push({
-      id,
-      node_id: Math.random().toString(36).slice(2),
-      url: `https://api.example.com/repos/acme/app/issues/${id}`,
-      title: Math.random().toString(36).repeat(2),
-      state: i % 3 === 0 ? 'open' : 'closed',
-      labels: [{ name: 'bug', color: Math.random().toString(16).slice(2, 8) }],
-    });
-    text = JSON.stringify({ action: 'opened', items });
+/** Empties a database's log before each round of its path. */
+async function emptied(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`TRUNCATE ${LOG_TABLES}`);
+  } finally {
+    await client.end();
   }
-  return Buffer.from(text, 'utf8');
 }
 
-async function measure(name: string, bodyBytes: number, accept: Accept): Promise<Result> {
-  const body = eventBody(bodyBytes);
-  const latencies: number[] = [];
-  const started = performance.now();
-  const end = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        await accept(item(body));
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((x, y) => x - y);
-  const at = (q: number): number =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { name, bodyBytes, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) };
-}
-
-const median = (results: Result[]): Result =>
-  [...results].sort((x, y) => x.perSecond - y.perSecond)[Math.floor(results.length / 2)]!;
-
-function format(r: Result): string {
-  return [
-    r.name.padEnd(34),
-    `${r.bodyBytes / 1024} KB`.padStart(6),
-    Math.round(r.perSecond).toLocaleString('en-US').padStart(9),
-    r.p50.toFixed(1).padStart(7),
-    r.p99.toFixed(1).padStart(7),
-  ].join(' ');
+function versus(label: string, x: Row, y: Row, target?: number): string {
+  const r = ratio(x, y);
+  const goal =
+    target === undefined
+      ? ''
+      : `  (target ≥ ${target}: ${check(r >= target)}; p99 ${check(x.result.p99 <= y.result.p99)})`;
+  return `${label.padEnd(24)} ${r.toFixed(2)}×  p99 ${x.result.p99} vs ${y.result.p99} ms${goal}`;
 }
 
 async function run(): Promise<void> {
-  const cluster = await startPostgresCluster();
-  const pools: PgPool[] = [];
-  const fresh = async (max: number): Promise<PgPool> => {
-    const pool = openPostgresPool(await cluster.createDatabase(), { max });
-    pools.push(pool);
-    await migratePostgres(pool);
-    return pool;
+  const work = mkdtempSync(join(tmpdir(), 'hookport-bench-'));
+  const dir = (name: string): string => {
+    const path = join(work, name);
+    mkdirSync(path);
+    return path;
   };
-  try {
-    const naive10 = await fresh(10);
-    const naive50 = await fresh(50);
-    const grouped = await fresh(10);
-    const twoInFlight = await fresh(10);
-    const writerOn = (pool: PgPool): DeliveryWriter =>
-      new DeliveryWriter(createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS }), {
-        onCommit: () => undefined,
-        onError: (error) => console.error(error),
+  const cluster = await startPostgresCluster();
+  const servers: Array<ServerProcess<unknown>> = [];
+  const interrupted = (): void => {
+    void Promise.all(servers.map((server) => server.stop()))
+      .then(() => cluster.stop())
+      .then(() => {
+        rmSync(work, { recursive: true, force: true });
+        process.exit(130);
       });
-    const writer = writerOn(grouped);
-    const pair = [writerOn(twoInFlight), writerOn(twoInFlight)];
-    let turn = 0;
-    const paths: Array<[string, PgPool, Accept]> = [
-      ['(a) naive, 1 tx/request, pool 10', naive10, naiveAccept(naive10)],
-      ['(a) naive, 1 tx/request, pool 50', naive50, naiveAccept(naive50)],
-      ['(b) group commit (batch store)', grouped, (i) => writer.accept(i)],
-      ['(c) group commit, 2 in flight', twoInFlight, (i) => pair[turn++ % 2]!.accept(i)],
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    // Every relay on one database needs the same key; a fresh one per run.
+    const masterKey = randomBytes(32).toString('hex');
+    const relay = async (
+      name: string,
+      databaseUrl: string | null,
+      options: string[] = [],
+    ): Promise<ServerProcess<BenchRelayInfo>> => {
+      const env: Record<string, string> = databaseUrl
+        ? { HOOKPORT_DATABASE_URL: databaseUrl, HOOKPORT_MASTER_KEY: masterKey }
+        : {};
+      // The relay runs as `hookport` runs it: with its launcher's V8 flags.
+      const server = await startServer<BenchRelayInfo>(
+        'bench/relay-server.ts',
+        [dir(name), 'raised', ...options],
+        [RELAY_WRITER_THREAD],
+        launcherFlags(),
+        env,
+      );
+      servers.push(server);
+      return server;
+    };
+    const naive = async (databaseUrl: string, poolSize: number): Promise<string> => {
+      const server = await startServer<{ url: string }>(
+        'bench/ingress/naive-postgres-server.ts',
+        [String(poolSize)],
+        [],
+        [],
+        { HOOKPORT_DATABASE_URL: databaseUrl },
+      );
+      servers.push(server);
+      return server.info.url;
+    };
+    const [n10Db, n50Db, p1Db, p2Db, p10Db] = await Promise.all(
+      Array.from({ length: 5 }, () => cluster.createDatabase()),
+    );
+    const sqlite = await relay('sqlite', null);
+    const n10 = await naive(n10Db!, 10);
+    const n50 = await naive(n50Db!, 50);
+    const p1 = await relay('p1', p1Db!);
+    const p2a = await relay('p2a', p2Db!);
+    const p2b = await relay('p2b', p2Db!, ['join']);
+    const p10 = await relay('p1-0', p10Db!, ['no-search']);
+    const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
+    const catchUps: Array<{ entries: number; ms: number }> = [];
+    const onPostgres = (databaseUrl: string) => ({
+      body: 'event' as const,
+      expect: [202],
+      before: () => emptied(databaseUrl),
+    });
+    const paths: Path[] = [
+      {
+        name: '(s) SQLite relay',
+        url: sqlite.info.webhookUrl,
+        headers: auth(sqlite.info),
+        body: 'event',
+        expect: [202],
+        // It indexes for search after the 202: let that finish before the next path runs.
+        after: async () => void catchUps.push(await searchCatchUp(sqlite)),
+      },
+      { name: '(n10) naive PG, 1 tx/req, pool 10', url: n10, headers: {}, ...onPostgres(n10Db!) },
+      { name: '(n50) naive PG, 1 tx/req, pool 50', url: n50, headers: {}, ...onPostgres(n50Db!) },
+      {
+        name: '(p1) 1 relay on PG',
+        url: p1.info.webhookUrl,
+        headers: auth(p1.info),
+        ...onPostgres(p1Db!),
+      },
+      {
+        name: '(p2) 2 relays on one PG',
+        url: [p2a.info.webhookUrl, p2b.info.webhookUrl],
+        headers: auth(p2a.info),
+        ...onPostgres(p2Db!),
+      },
+      {
+        name: '(p1-0) 1 relay, no search index',
+        url: p10.info.webhookUrl,
+        headers: auth(p10.info),
+        ...onPostgres(p10Db!),
+      },
     ];
     console.log(
-      `${CONCURRENCY} concurrent accepts; each row the median of ${ROUNDS} interleaved rounds of ${SECONDS} s; latencies in ms\n`,
+      `${CONNECTIONS} connections; every row is the median of ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up); latencies in ms\n`,
     );
-    console.log(
-      `${'store'.padEnd(34)} ${'body'.padStart(6)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}`,
-    );
-    for (const bodyBytes of [1024, 64 * 1024]) {
-      const rounds = paths.map((): Result[] => []);
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [index, [name, pool, accept]] of paths.entries()) {
-          // Every round starts from empty tables, so no path pays for another's rows.
-          await pool.query('TRUNCATE deliveries, payloads, dedupe_keys');
-          rounds[index]!.push(await measure(name, bodyBytes, accept));
-        }
-      }
-      const [a10, a50, b, c] = rounds.map(median) as [Result, Result, Result, Result];
-      for (const row of [a10, a50, b, c]) console.log(format(row));
-      console.log(
-        `  group commit / naive pool 10: ${(b.perSecond / a10.perSecond).toFixed(2)}× req/s, p99 ${b.p99.toFixed(1)} vs ${a10.p99.toFixed(1)} ms`,
-      );
-      console.log(
-        `  group commit / naive pool 50: ${(b.perSecond / a50.perSecond).toFixed(2)}× req/s, p99 ${b.p99.toFixed(1)} vs ${a50.p99.toFixed(1)} ms`,
-      );
-      console.log(
-        `  2 in flight / naive pool 10:  ${(c.perSecond / a10.perSecond).toFixed(2)}× req/s, p99 ${c.p99.toFixed(1)} vs ${a10.p99.toFixed(1)} ms`,
-      );
+    console.log(header(WIDTH));
+    const small = await measure(paths, SMALL, true);
+    for (const row of small) console.log(formatRow(row, WIDTH));
+    const large = await measure(paths, LARGE, false);
+    for (const row of large) console.log(formatRow(row, WIDTH));
+    reportInvalid([...small, ...large]);
+
+    console.log('');
+    for (const [label, rows] of [
+      ['1 KB', small],
+      ['64 KB', large],
+    ] as const) {
+      const [s, a10, a50, one, two, bare] = rows as [Row, Row, Row, Row, Row, Row];
+      console.log(`at ${label}:`);
+      console.log(versus('  p1 / n10', one, a10, label === '1 KB' ? TARGET : undefined));
+      console.log(versus('  p1 / n50', one, a50));
+      console.log(versus('  p2 / p1', two, one));
+      console.log(versus('  p1 / s (PG vs SQLite)', one, s));
+      console.log(versus('  p1 / p1-0 (the index)', one, bare));
     }
+    console.log(
+      `SQLite search index caught up after each (s) round: ${catchUps.map((c) => `${c.entries.toLocaleString('en-US')} entries in ${(c.ms / 1000).toFixed(1)} s`).join('; ')}`,
+    );
+    console.log('Other load on this machine skews every number.');
+
+    mkdirSync('bench-output', { recursive: true });
+    writeFileSync(
+      join('bench-output', 'postgres.json'),
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          seconds: SECONDS,
+          rounds: ROUNDS,
+          connections: CONNECTIONS,
+          rows: [...small, ...large],
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
-    await Promise.all(pools.map((pool) => pool.end()));
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await Promise.all(servers.map((server) => server.stop()));
     await cluster.stop();
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
