@@ -171,6 +171,7 @@ async function startOn(
   const writer = new DeliveryWriter(
     timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
     {
+      maxInFlight: store.batchStore.commitsInFlight,
       onError: (error) =>
         log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
       onCommit: (committed) => {

@@ -7,6 +7,7 @@ export function timedBatchStore(
   observe: (seconds: number) => void,
 ): DeliveryBatchStore {
   return {
+    commitsInFlight: store.commitsInFlight,
     async commit(batch) {
       const started = performance.now();
       const result = await store.commit(batch);

@@ -80,6 +80,11 @@ export interface DeliveryBatchStore {
    * Resolves only once that transaction is durable; rejects if nothing of it was written.
    */
   commit(batch: BatchItem[]): Promise<BatchResult>;
+  /**
+   * How many commits may usefully run at once (default 1): more than 1 only where each runs on a
+   * connection of its own, so that one batch's round trips and fsync overlap the next one's.
+   */
+  readonly commitsInFlight?: number;
 }
 
 /** The log entry's fields that come straight from an accept item, whatever it is labelled. */

@@ -8,6 +8,11 @@ import type {
   RejectionItem,
 } from './delivery-batch.js';
 
+interface Flight {
+  lastSeq: number;
+  ended: boolean;
+}
+
 type Pending = { seq: number } & (
   | {
       kind: 'accept';
@@ -21,17 +26,26 @@ type Pending = { seq: number } & (
 export interface DeliveryWriterOptions {
   onCommit: (committed: CommittedDelivery[]) => void;
   onError: (error: unknown) => void;
+  /**
+   * Commits in flight at once (default 1). A store whose commits run on separate connections
+   * (PostgreSQL) overlaps one batch's round trips and fsync with the next batch's work; a store
+   * with one writer (SQLite) gains nothing from more than 1.
+   */
+  maxInFlight?: number;
 }
 
 /**
  * Group commit over a `DeliveryBatchStore`: requests that arrive together share one transaction
- * (one fsync), and each waits for the commit that holds it. One commit is in flight at a time;
- * whatever arrives meanwhile forms the next batch.
+ * (one fsync), and each waits for the commit that holds it. Up to `maxInFlight` commits are in
+ * flight at a time; whatever arrives meanwhile forms the next batch.
  */
 export class DeliveryWriter {
   private queue: Pending[] = [];
   private scheduled = false;
-  private committing = false;
+  private committing = 0;
+  /** The last item of each batch not yet counted in `written`, oldest first, and whether it ended. */
+  private unwritten: Flight[] = [];
+  private readonly maxInFlight: number;
   private idleWaiters: Array<() => void> = [];
   /** Items are numbered as they queue; `written` is the last one whose batch has ended. */
   private queued = 0;
@@ -41,7 +55,9 @@ export class DeliveryWriter {
   constructor(
     private readonly store: DeliveryBatchStore,
     private readonly options: DeliveryWriterOptions,
-  ) {}
+  ) {
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? 1);
+  }
 
   /** Resolves only after the transaction holding this delivery has committed durably. */
   accept(item: AcceptItem): Promise<AcceptOutcome> {
@@ -73,11 +89,11 @@ export class DeliveryWriter {
   }
 
   private idle(): boolean {
-    return this.queue.length === 0 && !this.scheduled && !this.committing;
+    return this.queue.length === 0 && !this.scheduled && this.committing === 0;
   }
 
   private schedule(): void {
-    if (this.scheduled || this.committing) return;
+    if (this.scheduled || this.committing >= this.maxInFlight) return;
     this.scheduled = true;
     // setImmediate runs after the poll phase: every request whose body finished reading in this
     // turn of the event loop joins the same transaction.
@@ -89,7 +105,9 @@ export class DeliveryWriter {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return this.wakeIdle();
-    this.committing = true;
+    const flight: Flight = { lastSeq: batch[batch.length - 1]!.seq, ended: false };
+    this.unwritten.push(flight);
+    this.committing++;
     const items: BatchItem[] = batch.map((p) => ({ kind: p.kind, item: p.item }) as BatchItem);
     let committed: Promise<BatchResult>;
     try {
@@ -99,34 +117,37 @@ export class DeliveryWriter {
       committed = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     committed.then(
-      (result) => this.settle(batch, result),
-      (error: unknown) => this.fail(batch, error),
+      (result) => this.settle(batch, flight, result),
+      (error: unknown) => this.fail(batch, flight, error),
     );
   }
 
-  private settle(batch: Pending[], result: BatchResult): void {
+  private settle(batch: Pending[], flight: Flight, result: BatchResult): void {
     let next = 0;
     for (const pending of batch)
       if (pending.kind === 'accept') pending.resolve(result.outcomes[next++]!);
-    this.afterCommit(batch);
+    this.afterCommit(flight);
     this.options.onCommit(result.committed);
   }
 
-  private fail(batch: Pending[], error: unknown): void {
+  private fail(batch: Pending[], flight: Flight, error: unknown): void {
     this.options.onError(error);
     for (const pending of batch) if (pending.kind === 'accept') pending.reject(error);
-    this.afterCommit(batch);
+    this.afterCommit(flight);
   }
 
-  private afterCommit(batch: Pending[]): void {
-    this.committing = false;
-    this.written = batch[batch.length - 1]!.seq;
+  private afterCommit(flight: Flight): void {
+    flight.ended = true;
+    this.committing--;
+    // `written` moves only past batches that ended with every earlier one: a later batch that
+    // commits first does not make `settled` answer for an earlier one still in flight.
+    while (this.unwritten[0]?.ended) this.written = this.unwritten.shift()!.lastSeq;
     const waiting = this.settledWaiters;
     this.settledWaiters = waiting.filter(({ seq }) => seq > this.written);
     for (const { seq, wake } of waiting) if (seq <= this.written) wake();
     // What arrived during the commit goes to the store at once: its commit then overlaps the
     // answers to this batch, which run after this (their promises resolve as microtasks).
-    if (this.queue.length > 0) this.flush();
+    if (this.queue.length > 0 && !this.scheduled) this.flush();
     else this.wakeIdle();
   }
 

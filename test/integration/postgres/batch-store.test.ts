@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newDeliveryId, newRunId } from '../../../src/main/ids.js';
 import type {
   AcceptItem,
+  AcceptOutcome,
   BatchItem,
   RejectionItem,
 } from '../../../src/main/store/delivery-batch.js';
@@ -304,5 +305,44 @@ describe('PostgresBatchStore', () => {
     expect(outcomes.every((o) => o.label === 'Accepted')).toBe(true);
     expect(committed).toHaveLength(200);
     expect(transactions).toBeLessThan(200);
+  });
+
+  it('with two batches in flight, accepts one identity once and answers its repeats as duplicates of it', async () => {
+    const { pool } = await postgres.database();
+    const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
+    expect(store.commitsInFlight).toBe(2);
+    let inFlight = 0;
+    let overlapped = false;
+    const writer = new DeliveryWriter(
+      {
+        commit: async (batch) => {
+          overlapped ||= ++inFlight > 1;
+          try {
+            return await store.commit(batch);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+      { maxInFlight: store.commitsInFlight, onCommit: () => undefined, onError: () => undefined },
+    );
+    // The repeats arrive one event-loop turn apart, so that they land in different batches.
+    const outcomes: Array<Promise<AcceptOutcome>> = [];
+    for (let i = 0; i < 40; i++) {
+      outcomes.push(writer.accept(acceptItem('same-identity')));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const settled = await Promise.all(outcomes);
+
+    expect(overlapped).toBe(true);
+    const accepted = settled.filter((o) => o.label === 'Accepted');
+    expect(accepted).toHaveLength(1);
+    for (const o of settled) {
+      if (o.label === 'Duplicate') expect(o.duplicateOf).toBe(accepted[0]!.deliveryId);
+    }
+    const rows = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM deliveries WHERE identity = 'same-identity'`,
+    );
+    expect(rows.rows[0]!.n).toBe(40);
   });
 });

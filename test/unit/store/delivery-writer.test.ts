@@ -95,4 +95,59 @@ describe('DeliveryWriter (group commit over a batch store)', () => {
     await draining;
     expect(drained).toBe(true);
   });
+
+  it('runs up to maxInFlight commits at once, the next batch waiting for one of them to end', async () => {
+    const store = new ManualStore();
+    const writer = new DeliveryWriter(store, {
+      maxInFlight: 2,
+      onCommit: () => {},
+      onError: () => {},
+    });
+    const a = writer.accept(item('a'));
+    await tick();
+    const b = writer.accept(item('b'));
+    await tick();
+    // A second transaction starts while the first is in flight; a third waits.
+    expect(store.batches).toHaveLength(2);
+    const c = writer.accept(item('c'));
+    const d = writer.accept(item('d'));
+    await tick();
+    expect(store.batches).toHaveLength(2);
+    // The later batch commits first: its delivery is answered, the earlier one still waits.
+    let aAnswered = false;
+    void a.then(() => (aAnswered = true));
+    store.batches[1]!.finish(accepted(store.batches[1]!.batch));
+    await expect(b).resolves.toMatchObject({ deliveryId: 'b' });
+    expect(aAnswered).toBe(false);
+    await tick();
+    expect(store.batches).toHaveLength(3);
+    expect(store.batches[2]!.batch.map((p) => p.item.id)).toEqual(['c', 'd']);
+    store.batches[0]!.finish(accepted(store.batches[0]!.batch));
+    store.batches[2]!.finish(accepted(store.batches[2]!.batch));
+    await expect(Promise.all([a, c, d])).resolves.toHaveLength(3);
+    await writer.drain();
+  });
+
+  it('settles only once every earlier batch has ended, whichever commits first', async () => {
+    const store = new ManualStore();
+    const writer = new DeliveryWriter(store, {
+      maxInFlight: 2,
+      onCommit: () => {},
+      onError: () => {},
+    });
+    const failed = expect(writer.accept(item('a'))).rejects.toThrow('disk full');
+    await tick();
+    void writer.accept(item('b'));
+    await tick();
+    let settled = false;
+    const settling = writer.settled().then(() => (settled = true));
+    store.batches[1]!.finish(accepted(store.batches[1]!.batch));
+    await tick();
+    // b is written, a is not: a read now could miss a.
+    expect(settled).toBe(false);
+    store.batches[0]!.finish(new Error('disk full'));
+    await settling;
+    expect(settled).toBe(true);
+    await failed;
+  });
 });
