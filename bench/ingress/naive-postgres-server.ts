@@ -3,7 +3,8 @@
  * (synchronous_commit=on, as the relay's): the dedupe key by `ON CONFLICT`, the log row, its
  * request context and its payload (the relay's rows, in the relay's migrated schema, search
  * indexes included), COMMIT, then 202. The database comes from HOOKPORT_DATABASE_URL.
- * Usage: naive-postgres-server.ts <pool-size>. Prints `{"url"}` when listening.
+ * `no-search` drops the two search indexes, as relay-server.ts does, to compare without them.
+ * Usage: naive-postgres-server.ts <pool-size> [no-search]. Prints `{"url"}` when listening.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +19,9 @@ const databaseUrl = process.env.HOOKPORT_DATABASE_URL;
 if (!databaseUrl) throw new Error('naive-postgres-server: set HOOKPORT_DATABASE_URL');
 const pool = openPostgresPool(databaseUrl, { max: Number(process.argv[2] ?? 10) });
 await migratePostgres(pool);
+if (process.argv[3] === 'no-search') {
+  await pool.query('DROP INDEX IF EXISTS deliveries_search, payloads_search');
+}
 
 async function accept(req: IncomingMessage, id: string, body: Buffer): Promise<void> {
   const header = req.headers['x-service-delivery-id'];

@@ -4,9 +4,9 @@
  * synchronous_commit on:
  *   (a) naive: one transaction per request (dedupe key, delivery row, payload, COMMIT) on a pool
  *       of 10 (pg's default) and of 50 (a connection per request in flight);
- *   (b) the group commit: DeliveryWriter over PostgresBatchStore, one transaction per batch;
- *   (c) a proposal for the wiring phase: two batches in flight (two DeliveryWriters over one
- *       store, requests alternating), so that two backends share the work of large payloads.
+ *   (b) the group commit: DeliveryWriter over PostgresBatchStore, one batch in flight;
+ *   (c) the same with the batch store's commitsInFlight (2, what the relay runs): two backends
+ *       share the work.
  * Both write the same rows to the same schema; only the transactions differ. The rounds are
  * interleaved (a10, a50, b, a10, …) and each row is the median round. BENCH_SECONDS (default 5)
  * and BENCH_ROUNDS (default 3) set the run lengths. The relay-level benchmark (HTTP, one and two
@@ -147,19 +147,21 @@ async function run(): Promise<void> {
     const naive50 = await fresh(50);
     const grouped = await fresh(10);
     const twoInFlight = await fresh(10);
-    const writerOn = (pool: PgPool): DeliveryWriter =>
-      new DeliveryWriter(createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS }), {
+    const writerOn = (pool: PgPool, inFlight: 'one' | 'store'): DeliveryWriter => {
+      const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
+      return new DeliveryWriter(store, {
+        maxInFlight: inFlight === 'one' ? 1 : store.commitsInFlight,
         onCommit: () => undefined,
         onError: (error) => console.error(error),
       });
-    const writer = writerOn(grouped);
-    const pair = [writerOn(twoInFlight), writerOn(twoInFlight)];
-    let turn = 0;
+    };
+    const writer = writerOn(grouped, 'one');
+    const overlapping = writerOn(twoInFlight, 'store');
     const paths: Array<[string, PgPool, Accept]> = [
       ['(a) naive, 1 tx/request, pool 10', naive10, naiveAccept(naive10)],
       ['(a) naive, 1 tx/request, pool 50', naive50, naiveAccept(naive50)],
       ['(b) group commit (batch store)', grouped, (i) => writer.accept(i)],
-      ['(c) group commit, 2 in flight', twoInFlight, (i) => pair[turn++ % 2]!.accept(i)],
+      ['(c) group commit, 2 in flight', twoInFlight, (i) => overlapping.accept(i)],
     ];
     console.log(
       `${CONCURRENCY} concurrent accepts; each row the median of ${ROUNDS} interleaved rounds of ${SECONDS} s; latencies in ms\n`,

@@ -3,13 +3,15 @@
  * of its own, the load generator (autocannon, 50 connections, a unique X-Service-Delivery-Id per
  * request, provider-like JSON bodies) in another, on a private cluster with fsync and
  * synchronous_commit on (test/support/postgres-cluster.ts):
+ *   (a)   bare node:http that reads the body and answers 202: the ceiling of this machine's HTTP;
  *   (s)   the SQLite relay (startCore on a data dir, as `hookport serve` runs by default);
  *   (n10) naive: node:http + JSON.parse + one PostgreSQL transaction per request writing the
  *         relay's rows in the relay's schema, on a pool of 10 (pg's default, the relay's pool);
  *   (n50) the same on a pool of 50 (a connection per request in flight);
  *   (p1)  one relay on PostgreSQL (`serve --database`);
  *   (p2)  two relays on one PostgreSQL database, the connections split between them;
- *   (p1-0) one relay on PostgreSQL without the log search's GIN indexes, to price them.
+ *   (p1-0) one relay on PostgreSQL without the log search's GIN indexes, to price them;
+ *   (n10-0) the naive server without them: p1-0/n10-0 is the group commit's own gain.
  * Limits raised as in the ingress suite (only benchmarks raise them). Each PostgreSQL path has a
  * database of its own, emptied before each of its rounds, so that no path pays for another's
  * rows. Target: p1/n10 ≥ 2.5 at 1 KB with p99 no worse than n10's.
@@ -110,10 +112,14 @@ async function run(): Promise<void> {
       servers.push(server);
       return server;
     };
-    const naive = async (databaseUrl: string, poolSize: number): Promise<string> => {
+    const naive = async (
+      databaseUrl: string,
+      poolSize: number,
+      options: string[] = [],
+    ): Promise<string> => {
       const server = await startServer<{ url: string }>(
         'bench/ingress/naive-postgres-server.ts',
-        [String(poolSize)],
+        [String(poolSize), ...options],
         [],
         [],
         { HOOKPORT_DATABASE_URL: databaseUrl },
@@ -121,9 +127,11 @@ async function run(): Promise<void> {
       servers.push(server);
       return server.info.url;
     };
-    const [n10Db, n50Db, p1Db, p2Db, p10Db] = await Promise.all(
-      Array.from({ length: 5 }, () => cluster.createDatabase()),
+    const [n10Db, n50Db, p1Db, p2Db, p10Db, n100Db] = await Promise.all(
+      Array.from({ length: 6 }, () => cluster.createDatabase()),
     );
+    const bare = await startServer<{ url: string }>('bench/ingress/bare-server.ts');
+    servers.push(bare);
     const sqlite = await relay('sqlite', null);
     const n10 = await naive(n10Db!, 10);
     const n50 = await naive(n50Db!, 50);
@@ -131,6 +139,7 @@ async function run(): Promise<void> {
     const p2a = await relay('p2a', p2Db!);
     const p2b = await relay('p2b', p2Db!, ['join']);
     const p10 = await relay('p1-0', p10Db!, ['no-search']);
+    const n100 = await naive(n100Db!, 10, ['no-search']);
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
     const onPostgres = (databaseUrl: string) => ({
@@ -139,6 +148,7 @@ async function run(): Promise<void> {
       before: () => emptied(databaseUrl),
     });
     const paths: Path[] = [
+      { name: '(a) bare node:http', url: bare.info.url, headers: {}, body: 'event', expect: [202] },
       {
         name: '(s) SQLite relay',
         url: sqlite.info.webhookUrl,
@@ -168,6 +178,12 @@ async function run(): Promise<void> {
         headers: auth(p10.info),
         ...onPostgres(p10Db!),
       },
+      {
+        name: '(n10-0) naive PG, no search index',
+        url: n100,
+        headers: {},
+        ...onPostgres(n100Db!),
+      },
     ];
     console.log(
       `${CONNECTIONS} connections; every row is the median of ${ROUNDS} interleaved rounds of ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up); latencies in ms\n`,
@@ -184,13 +200,24 @@ async function run(): Promise<void> {
       ['1 KB', small],
       ['64 KB', large],
     ] as const) {
-      const [s, a10, a50, one, two, bare] = rows as [Row, Row, Row, Row, Row, Row];
+      const [ceiling, s, a10, a50, one, two, one0, naive0] = rows as [
+        Row,
+        Row,
+        Row,
+        Row,
+        Row,
+        Row,
+        Row,
+        Row,
+      ];
       console.log(`at ${label}:`);
       console.log(versus('  p1 / n10', one, a10, label === '1 KB' ? TARGET : undefined));
       console.log(versus('  p1 / n50', one, a50));
       console.log(versus('  p2 / p1', two, one));
       console.log(versus('  p1 / s (PG vs SQLite)', one, s));
-      console.log(versus('  p1 / p1-0 (the index)', one, bare));
+      console.log(versus('  p1 / p1-0 (the index)', one, one0));
+      console.log(versus('  p1-0 / n10-0 (no index)', one0, naive0));
+      console.log(versus('  p1 / a (HTTP ceiling)', one, ceiling));
     }
     console.log(
       `SQLite search index caught up after each (s) round: ${catchUps.map((c) => `${c.entries.toLocaleString('en-US')} entries in ${(c.ms / 1000).toFixed(1)} s`).join('; ')}`,
