@@ -68,7 +68,7 @@ function versus(label: string, x: Row, y: Row, target?: number): string {
     target === undefined
       ? ''
       : `  (target ≥ ${target}: ${check(r >= target)}; p99 ${check(x.result.p99 <= y.result.p99)})`;
-  return `${label.padEnd(24)} ${r.toFixed(2)}×  p99 ${x.result.p99} vs ${y.result.p99} ms${goal}`;
+  return `${label.padEnd(26)} ${r.toFixed(2)}×  p99 ${x.result.p99} vs ${y.result.p99} ms${goal}`;
 }
 
 async function run(): Promise<void> {
