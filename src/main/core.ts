@@ -78,6 +78,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       openStore({
         ...context,
         databaseUrl: config.databaseUrl,
+        runLeaseMs: config.runLeaseMs,
         masterKeyFromEnv: config.masterKeyFromEnv,
         writerIdleCloseMs: config.writerIdleCloseMs,
       }));
