@@ -92,7 +92,7 @@ export class RunDispatcher {
     if (!run.process || !stillRunning(run.process)) return otherwise;
     stopProcessGroup(run.process.group);
     this.deps.log.warn(
-      `[runs] ${run.id}: its program (process group ${run.process.group}) outlived its relay; stopping it`,
+      `[runs] ${run.id}: its program (process group ${run.process.group}) outlived the relay; stopping it`,
     );
     return stopped(run.process.group);
   }
