@@ -20,6 +20,8 @@ export interface CoreConfig {
   uiDir?: string | null;
   /** `--database` / HOOKPORT_DATABASE_URL: run on this PostgreSQL database, with any other relays on it. */
   databaseUrl?: string | null;
+  /** HOOKPORT_RUN_LEASE_MS (PostgreSQL only): how long a dead relay's running runs wait to become interrupted (30 s). */
+  runLeaseMs?: number;
   adminTokenFromEnv?: string;
   masterKeyFromEnv?: string;
   /** HOOKPORT_SECRET_BACKEND: `keychain` or `file` forces that backend. */

@@ -26,6 +26,7 @@ import { consoleLogger, describeError, type Logger } from './log.js';
 import { createRelayMetrics } from './metrics/relay-metrics.js';
 import { timedBatchStore } from './metrics/timed-batch-store.js';
 import { RunDispatcher } from './runs/dispatcher.js';
+import { INTERRUPTED_BY_LOST_RELAY, lostRelayProgramStopped } from './runs/interrupted.js';
 import { chooseSecretStore } from './secrets/choose-store.js';
 import { TeamSecrets } from './secrets/team-secrets.js';
 import { createManagementService, type ServiceHandlers } from './service/index.js';
@@ -78,6 +79,7 @@ export async function startCore(config: CoreConfig): Promise<Core> {
       openStore({
         ...context,
         databaseUrl: config.databaseUrl,
+        runLeaseMs: config.runLeaseMs,
         masterKeyFromEnv: config.masterKeyFromEnv,
         writerIdleCloseMs: config.writerIdleCloseMs,
       }));
@@ -296,6 +298,11 @@ async function startOn(
   }
   adminPort = admin?.port ?? 0;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
+  // A relay gone from a shared store leaves runs whose lease ends; whoever ends them stops
+  // their program if it still runs on this machine.
+  store.peers.reapRunsWith((run) =>
+    dispatcher.interruptedReason(run, INTERRUPTED_BY_LOST_RELAY, lostRelayProgramStopped),
+  );
   await dispatcher.start();
   alarms.start();
   await definitions.watchManaged();

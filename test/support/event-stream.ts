@@ -18,7 +18,7 @@ export interface EventStream {
  * or with the credential headers given (another token, or a session cookie).
  */
 export async function openEventStream(
-  relay: TestRelay,
+  relay: Pick<TestRelay, 'adminUrl' | 'adminToken'>,
   headers: Record<string, string> = { authorization: `Bearer ${relay.adminToken}` },
 ): Promise<EventStream> {
   let received = '';

@@ -18,8 +18,12 @@ export interface SenderLoad {
 /**
  * Concurrent senders, one per URL, each posting distinct bodies (some kilobytes long, with
  * non-ASCII text) back to back until it is stopped, is refused (429), or loses the relay.
+ * `tag` goes into every body, so that loads sent at once to the same webhooks never repeat a body.
  */
-export function startSenders(targets: Array<{ url: string; secret: string }>): SenderLoad {
+export function startSenders(
+  targets: Array<{ url: string; secret: string }>,
+  { tag }: { tag?: string } = {},
+): SenderLoad {
   const load: Omit<SenderLoad, 'done' | 'stop'> = {
     acknowledged: [],
     statuses: new Map(),
@@ -29,6 +33,7 @@ export function startSenders(targets: Array<{ url: string; secret: string }>): S
   const send = async ({ url, secret }: { url: string; secret: string }, sender: number) => {
     for (let seq = 0; !stopped; seq++) {
       const body = JSON.stringify({
+        ...(tag === undefined ? {} : { tag }),
         sender,
         seq,
         note: 'caf\u00e9 \u2603 \u{1F680}',

@@ -32,6 +32,7 @@ export async function serve(args: string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? process.env.HOOKPORT_DATA_DIR ?? defaultDataDir());
   const databaseUrl = values.database ?? process.env.HOOKPORT_DATABASE_URL ?? null;
   const database = databaseUrl ? checkedDatabaseUrl(databaseUrl) : null;
+  const runLeaseMs = parseRunLeaseMs(process.env.HOOKPORT_RUN_LEASE_MS);
 
   const core = await startCore({
     dataDir,
@@ -43,6 +44,7 @@ export async function serve(args: string[]): Promise<void> {
     publicUrl: publicUrl ?? null,
     definitionsDir: values.definitions === undefined ? null : resolve(values.definitions),
     databaseUrl,
+    runLeaseMs,
     trustProxy: values['trust-proxy'] ?? false,
     uiDir: process.env.HOOKPORT_UI_DIR ?? bundledUiDir(),
     adminTokenFromEnv: process.env.HOOKPORT_ADMIN_TOKEN,
@@ -93,6 +95,19 @@ export async function serve(args: string[]): Promise<void> {
   console.log(lines.join('\n') + '\n');
 
   await stopped;
+}
+
+/** Shorter leases interrupt a dead relay's runs sooner; a live relay renews every third of it. */
+const MIN_RUN_LEASE_MS = 1_000;
+
+function parseRunLeaseMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value.trim()) || ms < MIN_RUN_LEASE_MS)
+    throw new UsageError(
+      `HOOKPORT_RUN_LEASE_MS must be a whole number of milliseconds, at least ${MIN_RUN_LEASE_MS}, not "${value}"`,
+    );
+  return ms;
 }
 
 function checkedDatabaseUrl(value: string): URL {

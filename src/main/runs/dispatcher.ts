@@ -7,6 +7,7 @@ import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
 import { stillRunning, stopProcessGroup } from './run-process.js';
+import { INTERRUPTED_BY_CRASH } from './interrupted.js';
 import { LiveOutput } from './live-output.js';
 
 /** Record runs are finished in batches of this many per transaction. */
@@ -14,8 +15,6 @@ const RECORD_BATCH = 500;
 /** The least time between two looks at the queue; a run waits at most this long to start. */
 const MIN_PUMP_INTERVAL_MS = 50;
 
-export const INTERRUPTED_BY_CRASH =
-  'the relay stopped while this run was running; it is not re-run automatically (Re-run it by hand)';
 /** What a crash left running whose program was still running at the next start, and was stopped. */
 export const interruptedAndStopped = (group: number): string =>
   `the relay stopped while this run was running; its program (process group ${group}) was still running when the relay started again, and was stopped; it is not re-run automatically (Re-run it by hand)`;
@@ -67,14 +66,10 @@ export class RunDispatcher {
    */
   async start(): Promise<void> {
     this.started = true;
-    const interrupted = await this.deps.runs.interruptRunning((run) => {
-      if (!run.process || !stillRunning(run.process)) return INTERRUPTED_BY_CRASH;
-      stopProcessGroup(run.process.group);
-      this.deps.log.warn(
-        `[runs] ${run.id}: its program (process group ${run.process.group}) outlived the relay; stopping it`,
-      );
-      return interruptedAndStopped(run.process.group);
-    }, this.deps.now());
+    const interrupted = await this.deps.runs.interruptRunning(
+      (run) => this.interruptedReason(run, INTERRUPTED_BY_CRASH),
+      this.deps.now(),
+    );
     if (interrupted.length > 0) {
       this.deps.log.warn(
         `[runs] ${interrupted.length} run(s) were running when the relay stopped; marked interrupted`,
@@ -82,6 +77,24 @@ export class RunDispatcher {
     }
     for (const run of interrupted) this.emit(run, 'interrupted');
     this.wake();
+  }
+
+  /**
+   * Why a run left `running` by a relay that is gone is interrupted: `otherwise`, or, when its
+   * program still runs on this machine (the same process group leader, started at the same
+   * moment), that the program was stopped here, which it is.
+   */
+  interruptedReason(
+    run: RunRecord,
+    otherwise: string,
+    stopped: (group: number) => string = interruptedAndStopped,
+  ): string {
+    if (!run.process || !stillRunning(run.process)) return otherwise;
+    stopProcessGroup(run.process.group);
+    this.deps.log.warn(
+      `[runs] ${run.id}: its program (process group ${run.process.group}) outlived the relay; stopping it`,
+    );
+    return stopped(run.process.group);
   }
 
   /**

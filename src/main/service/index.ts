@@ -1,3 +1,5 @@
+import { ApiError } from '../../shared/errors.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
 import { alarmHandlers } from './alarms.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { automationHandlers } from './automations.js';
@@ -17,7 +19,7 @@ import { tokenHandlers } from './tokens.js';
 import { webhookHandlers } from './webhooks.js';
 
 export function createManagementService(deps: FullServiceDeps): ServiceHandlers {
-  return {
+  return conflictsAnswered({
     ...webhookHandlers(deps),
     ...deliveryHandlers(deps),
     ...tokenHandlers(deps),
@@ -33,7 +35,31 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...definitionHandlers(deps),
     ...forwardingHandlers(deps),
     ...filterLabHandlers(deps),
-  } satisfies ServiceHandlers;
+  } satisfies ServiceHandlers);
+}
+
+/**
+ * A unique key that refused a write is a 409 the caller can act on, not an internal error: a
+ * relay checks a name before writing it, but another relay on the same database may write the
+ * same name in between.
+ */
+function conflictsAnswered(handlers: ServiceHandlers): ServiceHandlers {
+  const answered: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    const call = handler as (...args: unknown[]) => Promise<unknown>;
+    answered[name] = async (...args: unknown[]): Promise<unknown> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw new ApiError(
+          'conflict',
+          'The same name was just written by another change (another relay of this database, perhaps); reload and try again.',
+        );
+      }
+    };
+  }
+  return answered as unknown as ServiceHandlers;
 }
 
 export type { ServiceDeps } from './deps.js';

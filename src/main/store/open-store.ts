@@ -9,6 +9,8 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** `--database` / HOOKPORT_DATABASE_URL: PostgreSQL, shared with other relays. */
   databaseUrl?: string | null;
+  /** PostgreSQL: how long a claimed run is held without renewal (default 30 s). */
+  runLeaseMs?: number;
   /** HOOKPORT_MASTER_KEY: seals secret values in PostgreSQL. */
   masterKeyFromEnv?: string;
   /** SQLite: how long the writer thread stays up with nothing to do (tests shorten it). */
@@ -21,6 +23,7 @@ export function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.databaseUrl) {
     return openPostgresStore(options.databaseUrl, {
       masterKey: options.masterKeyFromEnv,
+      leaseMs: options.runLeaseMs,
       dedupeWindowMs: DEDUPE_WINDOW_MS,
       log: options.log,
     });

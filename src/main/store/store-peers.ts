@@ -1,3 +1,5 @@
+import type { RunRecord } from './runs-repo.js';
+
 /** What one relay changed that the others keep in memory (the contract's `changed` resources). */
 export type SharedResource =
   'webhooks' | 'automations' | 'secrets' | 'settings' | 'tokens' | 'alarms';
@@ -23,6 +25,11 @@ export interface StorePeers {
   onChange(handler: (resource: SharedResource) => Promise<void>): void;
   /** Another relay took over a run this one was executing (its lease ended): stop executing it. */
   onRunLost(handler: (runId: string) => void): void;
+  /**
+   * How this relay words (and acts on) a run it finds left running by a relay that is gone, when
+   * the store ends such runs while relays run (PostgreSQL: once their lease ends).
+   */
+  reapRunsWith(reasonOf: (run: RunRecord) => string): void;
 }
 
 /** A relay alone on its store: nothing to tell, nothing to hear. */
@@ -32,4 +39,6 @@ export const soloPeers: StorePeers = {
   announce: () => Promise.resolve([]),
   onChange: () => undefined,
   onRunLost: () => undefined,
+  // One relay per file: what it left running is ended when it starts again (RunDispatcher.start).
+  reapRunsWith: () => undefined,
 };

@@ -19,6 +19,7 @@ export const MAX_PROMPT_LENGTH = 100_000;
 const promptSchema = z
   .string()
   .refine((text) => text.trim() !== '', { message: 'must not be empty' })
+  .refine((text) => !text.includes('\u0000'), { message: 'must not contain a NUL character' })
   .refine((text) => text.length <= MAX_PROMPT_LENGTH, {
     message: `must be at most ${MAX_PROMPT_LENGTH} characters`,
   });

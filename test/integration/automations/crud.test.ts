@@ -126,6 +126,17 @@ describe('automations over the management API', () => {
       path: 'prompt',
       message: 'prompt: must not be empty',
     });
+    // PostgreSQL text cannot hold NUL: refused on every store alike, with the field named.
+    const withNul = await relay.api<ErrorBody>('POST', '/api/automations', {
+      name: 'nul',
+      prompt: 'before\u0000after',
+      triggers: [],
+    });
+    expect(withNul.status).toBe(400);
+    expect(withNul.body.error).toMatchObject({
+      path: 'prompt',
+      message: 'prompt: must not contain a NUL character',
+    });
     const badName = await relay.api<ErrorBody>('POST', '/api/automations', {
       name: '../etc',
       prompt: 'x',

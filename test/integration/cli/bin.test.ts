@@ -34,6 +34,7 @@ describe('the built hookport command', () => {
     const help = await hookport('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage:\n {2}hookport serve /);
+    expect(help.stdout).toContain('[--database postgres://USER:PASSWORD@HOST:5432/DB]');
 
     const wrong = await hookport('srve');
     expect(wrong.code).toBe(2);

@@ -41,7 +41,7 @@ describe.each(storeKinds)('requests that are not deliveries (%s)', (storeKind) =
     for (const path of ['/healthz', '/healthz?probe=1']) {
       const response = await fetch(`${relay.ingressUrl}${path}`);
       expect(response.status, path).toBe(200);
-      expect(await response.json()).toEqual({ ok: true, store: 'sqlite' });
+      expect(await response.json()).toEqual({ ok: true, store: storeKind });
     }
     expect((await fetch(`${relay.ingressUrl}/healthzz`)).status).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newRunId } from '../../../src/main/ids.js';
-import { INTERRUPTED_BY_CRASH } from '../../../src/main/runs/dispatcher.js';
+import { INTERRUPTED_BY_CRASH } from '../../../src/main/runs/interrupted.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
 import {
   createPostgresRunsRepository,

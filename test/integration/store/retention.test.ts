@@ -32,7 +32,14 @@ describe.each(storeKinds)('delivery log retention (%s)', (storeKind) => {
 
   const start = async (at: number): Promise<TestRelay> => {
     clock = at;
-    relay = await startTestRelay({ ...storeConfig(storeKind), dataDir, now: () => clock });
+    relay = await startTestRelay({
+      ...storeConfig(storeKind),
+      dataDir,
+      now: () => clock,
+      // PostgreSQL counts the rate on the database's clock, not this injected one; the rate is
+      // not what this suite is about.
+      limits: { deliveriesPerMinute: 1_000_000 },
+    });
     return relay;
   };
 

@@ -12,6 +12,10 @@ describe('BoundedOutput', () => {
     expect(feed(10, [])).toBeNull();
   });
 
+  it('shows a NUL byte as U+FFFD, which every store can keep', () => {
+    expect(feed(10, ['a\u0000b'])).toBe('a\uFFFDb');
+  });
+
   it('keeps everything that fits, in order', () => {
     expect(feed(10, ['abc', 'de', 'fghij'])).toBe('abcdefghij');
   });

@@ -35,9 +35,16 @@ export class BoundedOutput {
     return this.total;
   }
 
-  /** The text kept; null when nothing was written. */
+  /**
+   * The text kept; null when nothing was written. A NUL byte reads as U+FFFD: PostgreSQL text
+   * cannot hold one, and a program's output is for reading.
+   */
   text(): string | null {
     if (this.total === 0) return null;
+    return this.joined().replaceAll('\u0000', '\uFFFD');
+  }
+
+  private joined(): string {
     const head = Buffer.concat(this.head).toString('utf8');
     const half = Math.floor(this.limit / 2);
     const tailAll = Buffer.concat(this.tail);

@@ -137,7 +137,7 @@ async function insertDeliveries(client: pg.ClientBase, rows: DeliveryRecord[]): 
   await client.query(
     `INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
                              client_address, reason, duplicate_of, replay_of, event_type)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::bigint[],
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
                           $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[],
                           $12::text[])`,
     [

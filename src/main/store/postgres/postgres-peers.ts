@@ -1,3 +1,4 @@
+import type { RunRecord } from '../runs-repo.js';
 import type { PeerTopic, SharedResource, StorePeers } from '../store-peers.js';
 import type { NotificationHub } from './notification-hub.js';
 import type { ReplicaRegistry } from './replica-registry.js';
@@ -9,6 +10,7 @@ import type { ReplicaRegistry } from './replica-registry.js';
  */
 export class PostgresPeers implements StorePeers {
   private readonly lostHandlers: Array<(runId: string) => void> = [];
+  private reasonOf: ((run: RunRecord) => string) | null = null;
   private readonly localHandlers = new Map<PeerTopic, Set<(ids: readonly string[]) => void>>();
 
   constructor(
@@ -54,6 +56,15 @@ export class PostgresPeers implements StorePeers {
 
   onRunLost(handler: (runId: string) => void): void {
     this.lostHandlers.push(handler);
+  }
+
+  reapRunsWith(reasonOf: (run: RunRecord) => string): void {
+    this.reasonOf = reasonOf;
+  }
+
+  /** Why the store's sweep ends a run whose lease ran out. */
+  reapReason(run: RunRecord, otherwise: string): string {
+    return this.reasonOf ? this.reasonOf(run) : otherwise;
   }
 
   /** The lease keeper's report: another relay interrupted a run this one still executes. */

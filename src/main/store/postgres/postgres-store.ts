@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Logger } from '../../log.js';
+import { INTERRUPTED_BY_LOST_RELAY } from '../../runs/interrupted.js';
 import type { Store, StoreRepositories } from '../store.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { createPostgresAlarmsRepository } from './alarms-repo.js';
@@ -41,8 +42,6 @@ export interface PostgresStoreOptions {
 }
 
 const DEFAULT_LEASE_MS = 30_000;
-export const INTERRUPTED_BY_LOST_RELAY =
-  'the relay running this run stopped (its lease ended); it is not re-run automatically (Re-run it by hand)';
 
 const replicaIdOf = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -114,7 +113,7 @@ export async function openPostgresStore(
     // A replica that died leaves its running runs to whoever sees their lease end first.
     const sweep = setInterval(() => {
       runs
-        .interruptRunning(() => INTERRUPTED_BY_LOST_RELAY, Date.now())
+        .interruptRunning((run) => peers.reapReason(run, INTERRUPTED_BY_LOST_RELAY), Date.now())
         .then((ended) =>
           peers.publishToAll(
             'runs',

@@ -48,7 +48,7 @@ export const initial = `
     id TEXT COLLATE "C" PRIMARY KEY,
     webhook_uid TEXT COLLATE "C" NOT NULL,
     label TEXT NOT NULL,
-    size INTEGER NOT NULL,
+    size BIGINT NOT NULL,
     received_at BIGINT NOT NULL,
     identity TEXT COLLATE "C",
     identity_source TEXT,
