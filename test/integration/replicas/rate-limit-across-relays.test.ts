@@ -44,7 +44,8 @@ describe('the delivery rate limit across two relays', () => {
     for (const { retryAfter } of refused) {
       expect(retryAfter).toMatch(/^\d+$/);
       expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+      // The window, plus the second a replica may hold slots it reserved (shared-rate-limiter.ts).
+      expect(Number(retryAfter)).toBeLessThanOrEqual(61);
     }
     // Both relays accepted and both refused: the count is one, not one per relay.
     for (const relay of [0, 1]) {
