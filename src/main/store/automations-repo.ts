@@ -13,24 +13,25 @@ export interface AutomationRecord {
   updatedAt: number;
 }
 
-interface AutomationRow {
+export interface AutomationRow {
   id: string;
   factory_id: string;
   name: string;
   prompt: string;
-  enabled: number;
+  /** SQLite answers 0/1, PostgreSQL a boolean. */
+  enabled: number | boolean;
   triggers: string;
   source_file: string | null;
   created_at: number;
   updated_at: number;
 }
 
-const toRecord = (r: AutomationRow): AutomationRecord => ({
+export const toRecord = (r: AutomationRow): AutomationRecord => ({
   id: r.id,
   factoryId: r.factory_id,
   name: r.name,
   prompt: r.prompt,
-  enabled: r.enabled === 1,
+  enabled: r.enabled === 1 || r.enabled === true,
   // Written only after validation against the trigger schema, so read back as trusted.
   triggers: JSON.parse(r.triggers) as WebhookTrigger[],
   sourceFile: r.source_file,

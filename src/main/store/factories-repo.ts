@@ -8,7 +8,7 @@ export interface FactoryRecord {
   createdAt: number;
 }
 
-interface FactoryRow {
+export interface FactoryRow {
   id: string;
   name: string;
   definitions_dir: string | null;
@@ -16,7 +16,7 @@ interface FactoryRow {
   created_at: number;
 }
 
-const toRecord = (r: FactoryRow): FactoryRecord => ({
+export const toRecord = (r: FactoryRow): FactoryRecord => ({
   id: r.id,
   name: r.name,
   definitionsDir: r.definitions_dir,

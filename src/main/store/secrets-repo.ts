@@ -8,7 +8,7 @@ export interface SecretRecord {
   rotatedAt: number | null;
 }
 
-interface SecretRow {
+export interface SecretRow {
   factory_id: string;
   name: string;
   fingerprint: string;
@@ -16,7 +16,7 @@ interface SecretRow {
   rotated_at: number | null;
 }
 
-const toRecord = (r: SecretRow): SecretRecord => ({
+export const toRecord = (r: SecretRow): SecretRecord => ({
   factoryId: r.factory_id,
   name: r.name,
   fingerprint: r.fingerprint,

@@ -9,7 +9,7 @@ export interface ApiTokenRecord {
   lastUsedAt: number | null;
 }
 
-interface TokenRow {
+export interface TokenRow {
   id: string;
   name: string;
   role: Role;
@@ -17,7 +17,7 @@ interface TokenRow {
   last_used_at: number | null;
 }
 
-const toRecord = (r: TokenRow): ApiTokenRecord => ({
+export const toRecord = (r: TokenRow): ApiTokenRecord => ({
   id: r.id,
   name: r.name,
   role: r.role,

@@ -18,7 +18,7 @@ export interface WebhookRecord {
   deletedAt: number | null;
 }
 
-interface WebhookRow {
+export interface WebhookRow {
   uid: string;
   factory_id: string;
   name: string;
@@ -28,12 +28,13 @@ interface WebhookRow {
   secret_name: string;
   delivery_id_header: string | null;
   event_type_path: string | null;
-  enabled: number;
+  /** SQLite answers 0/1, PostgreSQL a boolean. */
+  enabled: number | boolean;
   created_at: number;
   deleted_at: number | null;
 }
 
-const toRecord = (r: WebhookRow): WebhookRecord => ({
+export const toRecord = (r: WebhookRow): WebhookRecord => ({
   uid: r.uid,
   factoryId: r.factory_id,
   name: r.name,
@@ -45,7 +46,7 @@ const toRecord = (r: WebhookRow): WebhookRecord => ({
   secretName: r.secret_name,
   deliveryIdHeader: r.delivery_id_header,
   eventTypePath: r.event_type_path,
-  enabled: r.enabled === 1,
+  enabled: r.enabled === 1 || r.enabled === true,
   createdAt: r.created_at,
   deletedAt: r.deleted_at,
 });

@@ -1,32 +1,11 @@
-import type { WebhookTrigger } from '../../../shared/contract/triggers.js';
-import type { AutomationRecord, AutomationsRepository } from '../automations-repo.js';
+import {
+  toRecord,
+  type AutomationRow,
+  type AutomationRecord,
+  type AutomationsRepository,
+} from '../automations-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
-
-interface AutomationRow {
-  id: string;
-  factory_id: string;
-  name: string;
-  prompt: string;
-  enabled: boolean;
-  triggers: string;
-  source_file: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: AutomationRow): AutomationRecord => ({
-  id: r.id,
-  factoryId: r.factory_id,
-  name: r.name,
-  prompt: r.prompt,
-  enabled: r.enabled,
-  // Written only after validation against the trigger schema, so read back as trusted.
-  triggers: JSON.parse(r.triggers) as WebhookTrigger[],
-  sourceFile: r.source_file,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 const COLUMNS =
   'id, factory_id, name, prompt, enabled, triggers, source_file, created_at, updated_at';

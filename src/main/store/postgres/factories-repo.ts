@@ -1,22 +1,6 @@
-import type { FactoriesRepository, FactoryRecord } from '../factories-repo.js';
+import { toRecord, type FactoryRow, type FactoriesRepository } from '../factories-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
-
-interface FactoryRow {
-  id: string;
-  name: string;
-  definitions_dir: string | null;
-  executor: string;
-  created_at: number;
-}
-
-const toRecord = (r: FactoryRow): FactoryRecord => ({
-  id: r.id,
-  name: r.name,
-  definitionsDir: r.definitions_dir,
-  executor: r.executor,
-  createdAt: r.created_at,
-});
 
 const COLUMNS = 'id, name, definitions_dir, executor, created_at';
 

@@ -1,22 +1,11 @@
-import type { SecretRecord, SecretsRepository } from '../secrets-repo.js';
+import {
+  toRecord,
+  type SecretRow,
+  type SecretRecord,
+  type SecretsRepository,
+} from '../secrets-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
-
-interface SecretRow {
-  factory_id: string;
-  name: string;
-  fingerprint: string;
-  created_at: number;
-  rotated_at: number | null;
-}
-
-const toRecord = (r: SecretRow): SecretRecord => ({
-  factoryId: r.factory_id,
-  name: r.name,
-  fingerprint: r.fingerprint,
-  createdAt: r.created_at,
-  rotatedAt: r.rotated_at,
-});
 
 const COLUMNS = 'factory_id, name, fingerprint, created_at, rotated_at';
 

@@ -1,23 +1,7 @@
 import type { Role } from '../../../shared/contract/define.js';
 import type { Async } from '../store.js';
-import type { ApiTokenRecord, TokensRepository } from '../tokens-repo.js';
+import { toRecord, type TokenRow, type TokensRepository } from '../tokens-repo.js';
 import type { Queryable } from './client.js';
-
-interface TokenRow {
-  id: string;
-  name: string;
-  role: Role;
-  created_at: number;
-  last_used_at: number | null;
-}
-
-const toRecord = (r: TokenRow): ApiTokenRecord => ({
-  id: r.id,
-  name: r.name,
-  role: r.role,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-});
 
 const COLUMNS = 'id, name, role, created_at, last_used_at';
 

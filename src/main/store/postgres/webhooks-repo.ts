@@ -1,40 +1,12 @@
-import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/signature-schemes.js';
-import type { AuthMode } from '../../../shared/contract/webhooks.js';
+import type { GenericHmacOptions } from '../../../shared/signature-schemes.js';
 import type { Async } from '../store.js';
-import type { WebhookRecord, WebhooksRepository } from '../webhooks-repo.js';
+import {
+  toRecord,
+  type WebhookRow,
+  type WebhookRecord,
+  type WebhooksRepository,
+} from '../webhooks-repo.js';
 import type { Queryable } from './client.js';
-
-interface WebhookRow {
-  uid: string;
-  factory_id: string;
-  name: string;
-  auth_mode: AuthMode;
-  signature_scheme: SignatureSchemeName | null;
-  signature_options: string | null;
-  secret_name: string;
-  delivery_id_header: string | null;
-  event_type_path: string | null;
-  enabled: boolean;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-const toRecord = (r: WebhookRow): WebhookRecord => ({
-  uid: r.uid,
-  factoryId: r.factory_id,
-  name: r.name,
-  authMode: r.auth_mode,
-  signatureScheme: r.signature_scheme,
-  signatureOptions: r.signature_options
-    ? (JSON.parse(r.signature_options) as GenericHmacOptions)
-    : null,
-  secretName: r.secret_name,
-  deliveryIdHeader: r.delivery_id_header,
-  eventTypePath: r.event_type_path,
-  enabled: r.enabled,
-  createdAt: r.created_at,
-  deletedAt: r.deleted_at,
-});
 
 const COLUMNS = `uid, factory_id, name, auth_mode, signature_scheme, signature_options, secret_name,
   delivery_id_header, event_type_path, enabled, created_at, deleted_at`;
