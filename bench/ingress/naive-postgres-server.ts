@@ -7,12 +7,12 @@
  * Usage: naive-postgres-server.ts <pool-size> [no-search]. Prints `{"url"}` when listening.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { newDeliveryId } from '../../src/main/ids.js';
 import { withTransaction } from '../../src/main/store/postgres/client.js';
 import { migratePostgres } from '../../src/main/store/postgres/migrate.js';
 import { openPostgresPool } from '../../src/main/store/postgres/pool.js';
+import { onJsonBody, reply, serveBaseline } from './baseline-server.js';
 
 const WEBHOOK = 'wh_naivepostgres00000000000';
 const databaseUrl = process.env.HOOKPORT_DATABASE_URL;
@@ -52,44 +52,13 @@ async function accept(req: IncomingMessage, id: string, body: Buffer): Promise<v
   });
 }
 
-const reply = (res: ServerResponse, status: number, value: unknown): void => {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-};
-
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks);
-    try {
-      JSON.parse(body.toString('utf8'));
-    } catch {
-      return reply(res, 400, { error: 'invalid JSON' });
-    }
+serveBaseline(
+  onJsonBody((req, res, body) => {
     const id = newDeliveryId(Date.now());
     accept(req, id, body).then(
       () => reply(res, 202, { delivery_id: id }),
       (error: unknown) => reply(res, 503, { error: String(error) }),
     );
-  });
-});
-server.keepAliveTimeout = 5_000;
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.on('message', (message) => {
-  if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
-});
-process.on('SIGTERM', () =>
-  server.close(() => {
-    void pool.end().then(() => process.exit(0));
   }),
+  () => pool.end(),
 );
-// The benchmark that started this server is gone (killed): no server outlives it.
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
