@@ -3,7 +3,7 @@ import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import { deliveryJson } from '../service/to-json.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
-import type { PeerTopic, SharedResource, StorePeers } from '../store/store-peers.js';
+import type { SharedResource, StorePeers } from '../store/store-peers.js';
 import type { Store } from '../store/store.js';
 
 export interface PeerBridgeDeps {
@@ -22,8 +22,7 @@ export interface PeerBridgeDeps {
 }
 
 /**
- * Keeps this relay in step with the others on its store: what it writes is published (ids,
- * once per tick), what others write reaches its caches and its UI's live events as if written
+ * Keeps this relay in step with the others on its store: what it writes is published (ids), what others write reaches its caches and its UI's live events as if written
  * here. Secrets are announced by TeamSecrets itself, which waits for every relay. On SQLite the
  * relay is alone and nothing travels. Returns the unsubscribe.
  */
@@ -41,25 +40,12 @@ export function bridgePeers(deps: PeerBridgeDeps): () => void {
   const failed = (what: string) => (error: unknown) =>
     log.error(`[replicas] ${what}: ${describeError(error)}`);
 
-  const pending = new Map<PeerTopic, Set<string>>();
-  let flush: NodeJS.Immediate | null = null;
-  const publishSoon = (topic: PeerTopic, id: string): void => {
-    let ids = pending.get(topic);
-    if (!ids) pending.set(topic, (ids = new Set()));
-    ids.add(id);
-    flush ??= setImmediate(() => {
-      flush = null;
-      for (const [name, set] of pending) peers.publish(name, [...set]);
-      pending.clear();
-    });
-  };
-
   const unsubscribers = [
     events.subscribe((event) => {
       if (relaying) return;
-      if (event.type === 'delivery') publishSoon('deliveries', event.delivery.id);
-      else if (event.type === 'run') publishSoon('runs', event.run.id);
-      else if (event.type === 'attempt') publishSoon('attempts', event.attempt.id);
+      if (event.type === 'delivery') peers.publish('deliveries', [event.delivery.id]);
+      else if (event.type === 'run') peers.publish('runs', [event.run.id]);
+      else if (event.type === 'attempt') peers.publish('attempts', [event.attempt.id]);
       else if (event.type === 'changed' && event.resource !== 'secrets') {
         peers.announce(event.resource, false).catch(failed(`announcing ${event.resource}`));
       }
@@ -119,6 +105,5 @@ export function bridgePeers(deps: PeerBridgeDeps): () => void {
 
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe();
-    if (flush) clearImmediate(flush);
   };
 }

@@ -12,7 +12,7 @@ export type PeerTopic = 'deliveries' | 'runs' | 'attempts' | 'run-output';
  * (`soloPeers`); on PostgreSQL, every relay on the database (notifications, with polling behind).
  */
 export interface StorePeers {
-  /** Tells the other relays that these rows of `topic` were written. Never throws. */
+  /** Tells the other relays that these rows of `topic` were written (soon, batched). Never throws. */
   publish(topic: PeerTopic, ids: readonly string[]): void;
   /** Ids another relay wrote, or null after a gap (notifications may have been missed: re-read). */
   subscribe(topic: PeerTopic, handler: (ids: readonly string[] | null) => void): () => void;

@@ -11,6 +11,8 @@ import type { ReplicaRegistry } from './replica-registry.js';
 export class PostgresPeers implements StorePeers {
   private readonly lostHandlers: Array<(runId: string) => void> = [];
   private reasonOf: ((run: RunRecord) => string) | null = null;
+  private readonly pending = new Map<PeerTopic, Set<string>>();
+  private flush: NodeJS.Immediate | null = null;
   private readonly localHandlers = new Map<PeerTopic, Set<(ids: readonly string[]) => void>>();
 
   constructor(
@@ -19,9 +21,17 @@ export class PostgresPeers implements StorePeers {
     private readonly onError: (error: unknown) => void,
   ) {}
 
+  /** Collected for the rest of the tick: one NOTIFY round trip per topic, however many ids. */
   publish(topic: PeerTopic, ids: readonly string[]): void {
     if (ids.length === 0) return;
-    this.hub.publish(topic, ids).catch(this.onError);
+    let pending = this.pending.get(topic);
+    if (!pending) this.pending.set(topic, (pending = new Set()));
+    for (const id of ids) pending.add(id);
+    this.flush ??= setImmediate(() => {
+      this.flush = null;
+      for (const [name, set] of this.pending) this.hub.publish(name, [...set]).catch(this.onError);
+      this.pending.clear();
+    });
   }
 
   subscribe(topic: PeerTopic, handler: (ids: readonly string[] | null) => void): () => void {
