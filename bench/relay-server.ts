@@ -3,21 +3,22 @@
  * data dir, one Bearer-token webhook, and one JSON line on stdout with what the load generator
  * needs. Only benchmarks raise the limits: pass `raised` for the accept path, `default` for the
  * 429 path. Options after those two:
- *   no-search  drops the log search's cost on the accept path, to price it: on SQLite the trigger
- *              that queues entries for the indexer, on PostgreSQL the two GIN indexes
- *              (deliveries_search, payloads_search) the accept transaction updates;
+ *   no-search  drops the log search's cost, to price it: on SQLite the trigger that queues
+ *              entries for the indexer; on PostgreSQL the two GIN indexes, with new rows born
+ *              indexed so that nothing is queued and the indexers idle (ingress/without-search.ts);
  *   join       another relay on the same PostgreSQL database created the webhook: use it.
  * With HOOKPORT_DATABASE_URL (and HOOKPORT_MASTER_KEY) in the environment the relay runs on
  * PostgreSQL, as `hookport serve` does; otherwise on SQLite in the data dir.
  *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default [no-search] [join]
  * Answers an IPC message `"rss"` with its resident set size and `"pending"` with the entries
- * still waiting for the search indexer (none on PostgreSQL, which indexes as it commits);
+ * still waiting for the search indexer (on PostgreSQL: every relay's, the shared queue);
  * SIGTERM stops it cleanly.
  */
 import pg from 'pg';
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
 import { isSqliteStore } from '../src/main/store/sqlite-store.js';
+import { POSTGRES_WITHOUT_SEARCH } from './ingress/without-search.js';
 
 export interface BenchRelayInfo {
   ingressUrl: string;
@@ -50,14 +51,10 @@ if (options.includes('no-search')) {
   else {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    await client.query('DROP INDEX IF EXISTS deliveries_search, payloads_search');
+    await client.query(POSTGRES_WITHOUT_SEARCH);
     await client.end();
   }
 }
-const pendingStatement = isSqliteStore(store)
-  ? store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM delivery_search_pending')
-  : null;
-const countPending = (): number => pendingStatement?.get()!.n ?? 0;
 
 async function webhook(): Promise<{ url: string; secret: string | null }> {
   if (options.includes('join')) {
@@ -82,7 +79,9 @@ process.stdout.write(`${JSON.stringify(info)}\n`);
 
 process.on('message', (message) => {
   if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
-  if (message === 'pending') process.send?.({ pending: countPending() });
+  if (message === 'pending') {
+    void store.metrics.searchPending().then((pending) => process.send?.({ pending }));
+  }
 });
 process.once('SIGTERM', () => {
   void core.stop().then(() => process.exit(0));

@@ -1,9 +1,10 @@
 /**
  * The naive PostgreSQL baseline: node:http + JSON.parse + one transaction per request on a pool
  * (synchronous_commit=on, as the relay's): the dedupe key by `ON CONFLICT`, the log row, its
- * request context and its payload (the relay's rows, in the relay's migrated schema, search
- * indexes included), COMMIT, then 202. The database comes from HOOKPORT_DATABASE_URL.
- * `no-search` drops the two search indexes, as relay-server.ts does, to compare without them.
+ * request context and its payload (the relay's rows, in the relay's migrated schema: queued for
+ * the search index, which nothing here works through), COMMIT, then 202. The database comes from
+ * HOOKPORT_DATABASE_URL. `no-search` leaves the search out, as relay-server.ts does, to compare
+ * without it.
  * Usage: naive-postgres-server.ts <pool-size> [no-search]. Prints `{"url"}` when listening.
  */
 import { createHash } from 'node:crypto';
@@ -13,6 +14,7 @@ import { withTransaction } from '../../src/main/store/postgres/client.js';
 import { migratePostgres } from '../../src/main/store/postgres/migrate.js';
 import { openPostgresPool } from '../../src/main/store/postgres/pool.js';
 import { onJsonBody, reply, serveBaseline } from './baseline-server.js';
+import { POSTGRES_WITHOUT_SEARCH } from './without-search.js';
 
 const WEBHOOK = 'wh_naivepostgres00000000000';
 const databaseUrl = process.env.HOOKPORT_DATABASE_URL;
@@ -20,7 +22,7 @@ if (!databaseUrl) throw new Error('naive-postgres-server: set HOOKPORT_DATABASE_
 const pool = openPostgresPool(databaseUrl, { max: Number(process.argv[2] ?? 10) });
 await migratePostgres(pool);
 if (process.argv[3] === 'no-search') {
-  await pool.query('DROP INDEX IF EXISTS deliveries_search, payloads_search');
+  await pool.query(POSTGRES_WITHOUT_SEARCH);
 }
 
 async function accept(req: IncomingMessage, id: string, body: Buffer): Promise<void> {

@@ -5,6 +5,7 @@ import { openConnection, openDatabase, type Db } from '../../src/main/store/db.j
 import type { BatchItem, BatchResult } from '../../src/main/store/delivery-batch.js';
 import { createPostgresBatchStore } from '../../src/main/store/postgres/batch-store.js';
 import type { PgPool } from '../../src/main/store/postgres/pool.js';
+import { createPostgresSearchIndex } from '../../src/main/store/postgres/search-index.js';
 import { createSearchIndex } from '../../src/main/store/search-index.js';
 import { createSqliteBatchStore } from '../../src/main/store/sqlite-batch-store.js';
 import type { StoreKind } from '../../src/main/store/store.js';
@@ -95,12 +96,18 @@ export function useContractStores(): readonly ContractStore[] {
     async open() {
       const { pool, openPool } = await postgres.database();
       const batchStore = createPostgresBatchStore(pool, { dedupeWindowMs: DEDUPE_WINDOW_MS });
+      const search = createPostgresSearchIndex(pool);
       return {
         kind: 'postgres',
         async sql(text, params = []) {
           await pool.query(text, params);
         },
-        commit: (batch) => batchStore.commit(batch),
+        async commit(batch) {
+          const result = await batchStore.commit(batch);
+          // As on SQLite: the relay's indexer would have caught up by the time a user searches.
+          while ((await search.indexSome(1_000)).more);
+          return result;
+        },
         repository: (make) => make.postgres(pool),
         replicaRepository: (make) => make.postgres(openPool()),
       };

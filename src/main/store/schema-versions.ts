@@ -8,6 +8,7 @@ import { up as sqliteRunProcesses } from './migrations/006-run-processes.js';
 import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-request-contexts-without-rowid.js';
 import { up as sqlitePostgresLogSearch } from './migrations/008-postgres-log-search.js';
 import { up as sqliteReplicas } from './migrations/009-replicas.js';
+import { up as sqlitePostgresSearchQueue } from './migrations/010-postgres-search-queue.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -16,6 +17,7 @@ import { forwarding as postgresForwarding } from './postgres/migrations/005-forw
 import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-run-processes.js';
 import { logSearch as postgresLogSearch } from './postgres/migrations/008-log-search.js';
 import { replicas as postgresReplicas } from './postgres/migrations/009-replicas.js';
+import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-search-queue.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -80,4 +82,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
   // FTS5 (version 4) searches SQLite's log; this is PostgreSQL's search (pg_trgm).
   { version: 8, name: 'log-search', sqlite: sqlitePostgresLogSearch, postgres: postgresLogSearch },
   { version: 9, name: 'replicas', sqlite: sqliteReplicas, postgres: postgresReplicas },
+  // SQLite's search is off its accept path since version 4; this moves PostgreSQL's.
+  {
+    version: 10,
+    name: 'search-queue',
+    sqlite: sqlitePostgresSearchQueue,
+    postgres: postgresSearchQueue,
+  },
 ];

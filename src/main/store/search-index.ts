@@ -80,10 +80,22 @@ export function createSearchIndex(db: Db) {
 }
 
 /**
+ * What `SearchIndexer` paces: one slice of indexing of about `budgetMs`. SQLite's index answers
+ * in the caller's tick (better-sqlite3); PostgreSQL's over the network.
+ */
+export interface IndexSlices {
+  indexSome(budgetMs: number): IndexRun | Promise<IndexRun>;
+}
+
+/** After a failed slice (PostgreSQL unreachable, say): wait this long before the next one. */
+const RETRY_AFTER_ERROR_MS = 5_000;
+
+/**
  * Runs the search index in the background: a few milliseconds per tick while deliveries are
  * arriving (more if that has not kept up for a while), and more once the ingress is quiet.
- * `markBusy` is called on every commit. The writer thread runs it, between its commits (see
- * writer-thread.ts); `onSlice` hears how each slice went.
+ * `markBusy` is called on every commit. SQLite's writer thread runs it between its commits (see
+ * writer-thread.ts), each PostgreSQL relay beside its accept path (postgres/search-index.ts);
+ * `onSlice` hears how each slice went. A slice that fails is reported and retried a while later.
  */
 export class SearchIndexer {
   private busy = false;
@@ -95,9 +107,12 @@ export class SearchIndexer {
    * more of the writer thread than its budget's share of each tick.
    */
   private restUntil = 0;
+  private retryAt = 0;
+  /** A slice that answers asynchronously and has not yet: ticks wait for it. */
+  private slicing: Promise<void> | null = null;
 
   constructor(
-    private readonly index: SearchIndex,
+    private readonly index: IndexSlices,
     private readonly onError: (error: unknown) => void,
     private readonly onSlice: (run: IndexRun) => void = () => {},
   ) {}
@@ -113,6 +128,7 @@ export class SearchIndexer {
 
   tick(): void {
     const started = performance.now();
+    if (this.slicing || started < this.retryAt) return;
     if (this.busy && started < this.restUntil) return;
     const budget = !this.busy
       ? IDLE_BUDGET_MS
@@ -122,17 +138,37 @@ export class SearchIndexer {
     this.busy = false;
     try {
       const run = this.index.indexSome(budget);
-      const spent = performance.now() - started;
-      this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
-      this.behind = run.more ? this.behind + 1 : 0;
-      this.onSlice(run);
+      if (!(run instanceof Promise)) return this.sliced(started, budget, run);
+      this.slicing = run
+        .then(
+          (done) => this.sliced(started, budget, done),
+          (error: unknown) => this.failed(error),
+        )
+        .finally(() => (this.slicing = null));
     } catch (error) {
-      this.onError(error);
+      this.failed(error);
     }
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** Resolves once no slice is running (after `stop`, before the connection closes). */
+  async idle(): Promise<void> {
+    await this.slicing;
+  }
+
+  private sliced(started: number, budget: number, run: IndexRun): void {
+    const spent = performance.now() - started;
+    this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
+    this.behind = run.more ? this.behind + 1 : 0;
+    this.onSlice(run);
+  }
+
+  private failed(error: unknown): void {
+    this.retryAt = performance.now() + RETRY_AFTER_ERROR_MS;
+    this.onError(error);
   }
 }

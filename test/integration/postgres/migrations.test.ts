@@ -18,14 +18,22 @@ const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
 
 /** Replicas exist only on PostgreSQL (one SQLite file has one relay). */
 const POSTGRES_ONLY_TABLES = ['hookport_schema', 'rate_grants', 'replicas', 'secret_values'];
-const POSTGRES_ONLY_COLUMNS = ['runs.lease_owner', 'runs.lease_expires_at'];
+const POSTGRES_ONLY_COLUMNS = [
+  'runs.lease_owner',
+  'runs.lease_expires_at',
+  // Queued for the search index (SQLite queues in a table of its own, delivery_search_pending).
+  'deliveries.indexed',
+  'payloads.indexed',
+];
 const POSTGRES_ONLY_INDEXES = [
   'runs_leases',
   'rate_grants_by_key',
   'rate_grants_by_age',
   // The log search (pg_trgm); SQLite's is its FTS5 table.
   'deliveries_search',
+  'deliveries_search_queue',
   'payloads_search',
+  'payloads_search_queue',
 ];
 /** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
 const SQLITE_ONLY_TABLE = /^delivery_search(_|$)/;

@@ -8,6 +8,7 @@ import { up as runProcesses } from './006-run-processes.js';
 import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
 import { up as postgresLogSearch } from './008-postgres-log-search.js';
 import { up as replicas } from './009-replicas.js';
+import { up as postgresSearchQueue } from './010-postgres-search-queue.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -23,6 +24,7 @@ const migrations: readonly Migration[] = [
   requestContextsWithoutRowid,
   postgresLogSearch,
   replicas,
+  postgresSearchQueue,
 ];
 
 export function runMigrations(db: Database.Database): void {

@@ -28,7 +28,14 @@ export function createPostgresMetricsReader(q: Queryable): Async<MetricsReader> 
       );
       return rows;
     },
-    /** PostgreSQL indexes an entry for search as it is written: nothing ever waits. */
-    searchPending: () => Promise.resolve(0),
+    /** Log entries queued for the search indexers of every replica (migration 10). */
+    async searchPending() {
+      const { rows } = await q.query<{ n: number }>(
+        `SELECT count(*) AS n FROM (
+           SELECT id FROM deliveries WHERE NOT indexed
+           UNION SELECT delivery_id FROM payloads WHERE NOT indexed) queued`,
+      );
+      return rows[0]!.n;
+    },
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Logger } from '../../log.js';
 import { INTERRUPTED_BY_LOST_RELAY } from '../../runs/interrupted.js';
+import { SearchIndexer } from '../search-index.js';
 import type { Store, StoreRepositories } from '../store.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { createPostgresAlarmsRepository } from './alarms-repo.js';
@@ -21,6 +22,7 @@ import { PostgresPeers } from './postgres-peers.js';
 import { ReplicaRegistry } from './replica-registry.js';
 import { createPostgresRetention } from './retention.js';
 import { createPostgresRunsRepository } from './runs-repo.js';
+import { createPostgresSearchIndex, markingBusy } from './search-index.js';
 import { PostgresSecretStore } from './secret-store.js';
 import { createPostgresSecretsRepository } from './secrets-repo.js';
 import { createPostgresSettingsRepository } from './settings-repo.js';
@@ -125,6 +127,17 @@ export async function openPostgresStore(
     sweep.unref();
     closers.push(() => clearInterval(sweep));
 
+    // The log search indexes payloads after their 202, on every replica (migration 10).
+    const indexer = new SearchIndexer(
+      createPostgresSearchIndex(pool),
+      onError('indexing the log for search failed (retrying)'),
+    );
+    indexer.start();
+    closers.push(async () => {
+      indexer.stop();
+      await indexer.idle();
+    });
+
     const limiters: SharedRateLimiter[] = [];
     closers.push(async () => {
       await Promise.all(limiters.map((limiter) => limiter.close()));
@@ -134,7 +147,10 @@ export async function openPostgresStore(
       kind: 'postgres',
       ...repositoriesOn(pool),
       runs,
-      batchStore: createPostgresBatchStore(pool, { dedupeWindowMs: options.dedupeWindowMs }),
+      batchStore: markingBusy(
+        createPostgresBatchStore(pool, { dedupeWindowMs: options.dedupeWindowMs }),
+        indexer,
+      ),
       transaction: (fn) =>
         withTransaction(pool, (client) =>
           fn({

@@ -1,0 +1,87 @@
+import { performance } from 'node:perf_hooks';
+import type { DeliveryBatchStore } from '../delivery-batch.js';
+import type { IndexRun, SearchIndexer } from '../search-index.js';
+import { withTransaction } from './client.js';
+import type { PgPool } from './pool.js';
+
+/** A table whose rows wait for the search index (migration 10), by the key its queue is ordered by. */
+interface SearchQueue {
+  table: 'deliveries' | 'payloads';
+  key: 'id' | 'delivery_id';
+}
+
+const QUEUES: readonly SearchQueue[] = [
+  { table: 'deliveries', key: 'id' },
+  { table: 'payloads', key: 'delivery_id' },
+];
+
+/**
+ * Marks the oldest queued rows indexed, which adds them to the partial GIN index. SKIP LOCKED:
+ * each relay on the database indexes, never a row another relay is indexing. ARRAY(…) runs the
+ * queue's scan once, before the update.
+ */
+const indexOldest = ({ table, key }: SearchQueue): string => `
+  UPDATE ${table} SET indexed = true
+  WHERE ${key} = ANY(ARRAY(
+    SELECT ${key} FROM ${table} WHERE NOT indexed
+    ORDER BY ${key} LIMIT $1 FOR UPDATE SKIP LOCKED))`;
+
+/** A first guess at one row's indexing time, refined by every statement. */
+const FIRST_MS_PER_ROW = 0.25;
+const MAX_ROWS = 500;
+
+export type PostgresSearchIndex = ReturnType<typeof createPostgresSearchIndex>;
+
+/**
+ * Indexes queued log entries and payloads for the log search. Each call is one transaction of
+ * statements sized to the rows the budget is expected to allow (at least one), so a burst of
+ * 64 KB payloads never takes the database, or a pool connection, for long. How many wait: the
+ * metrics reader's `searchPending`.
+ */
+export function createPostgresSearchIndex(pool: PgPool) {
+  const msPerRow = new Map(QUEUES.map((queue) => [queue, FIRST_MS_PER_ROW]));
+
+  /**
+   * Without waiting for its WAL flush: a crash loses at most the last slices' flags, so those
+   * rows stay queued and are indexed again. The deliveries themselves were durable at their 202,
+   * whatever happens here.
+   */
+  const indexSome = (budgetMs: number): Promise<IndexRun> =>
+    withTransaction(pool, async (client) => {
+      await client.query('SET LOCAL synchronous_commit = off');
+      const started = performance.now();
+      let indexed = 0;
+      for (const queue of QUEUES) {
+        for (;;) {
+          const left = budgetMs - (performance.now() - started);
+          const rows = Math.min(MAX_ROWS, Math.max(1, Math.floor(left / msPerRow.get(queue)!)));
+          const at = performance.now();
+          const updated = (await client.query(indexOldest(queue), [rows])).rowCount ?? 0;
+          if (updated > 0) {
+            const spent = (performance.now() - at) / updated;
+            msPerRow.set(queue, (msPerRow.get(queue)! + spent) / 2);
+          }
+          indexed += updated;
+          if (performance.now() - started >= budgetMs) return { indexed, more: true };
+          // Fewer than asked: this queue is empty, or the rest is another relay's to index.
+          if (updated < rows) break;
+        }
+      }
+      return { indexed, more: false };
+    });
+
+  /** Indexes queued rows for about `budgetMs`; `more` when some may still be queued. */
+  return { indexSome };
+}
+
+/** The accept path as it was, telling the indexer after each commit that deliveries arrive. */
+export function markingBusy(store: DeliveryBatchStore, indexer: SearchIndexer): DeliveryBatchStore {
+  return {
+    commitsInFlight: store.commitsInFlight,
+    async commit(batch) {
+      const result = await store.commit(batch);
+      indexer.markBusy();
+      return result;
+    },
+  };
+}
