@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/main/store/db.js';
 import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
+import { createPostgresMetricsReader } from '../../../src/main/store/postgres/metrics-reader.js';
 import { migratePostgres } from '../../../src/main/store/postgres/migrate.js';
 import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { usePostgres } from '../../support/postgres.js';
@@ -183,6 +184,39 @@ describe('PostgreSQL migrations', () => {
     const log = createPostgresDeliveriesRepository(pool);
     const found = await log.page('wh_old', 10, null, { q: 'zÜRICH' });
     expect(found.items.map((d) => d.id)).toEqual([committed[0]!.id]);
+  });
+
+  it('keep a version-9 log searchable when its search leaves the accept path (version 10)', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    await migratePostgres(
+      pool,
+      schemaVersions.filter((v) => v.version < 10),
+    );
+    const t0 = freshEpoch();
+    const batchStore = createPostgresBatchStore(pool, { dedupeWindowMs: 1 });
+    const { committed } = await batchStore.commit([
+      accepted('wh_old', t0, '{"city":"Zürich"}'),
+      accepted('wh_old', t0 + 1, '{"city":"Bern"}', { identity: 'legacy-identity-7' }),
+      notUtf8('wh_old', t0 + 2),
+    ]);
+    const [zurich, bern, bytes] = committed.map((d) => d.id) as [string, string, string];
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+
+    // They were in the indexes before: nothing of them waits for the indexer.
+    expect(await createPostgresMetricsReader(pool).searchPending()).toBe(0);
+    const log = createPostgresDeliveriesRepository(pool);
+    const hits = async (q: string): Promise<string[]> =>
+      (await log.page('wh_old', 10, null, { q })).items.map((d) => d.id);
+    expect(await hits('zÜRICH')).toEqual([zurich]);
+    expect(await hits('LEGACY-identity')).toEqual([bern]);
+    expect(await hits(bytes.slice(-12))).toEqual([bytes]);
+
+    // A delivery written after the migration waits for the indexer, and is found meanwhile.
+    const { committed: later } = await batchStore.commit([
+      accepted('wh_old', t0 + 3, '{"city":"Zürich"}'),
+    ]);
+    expect(await createPostgresMetricsReader(pool).searchPending()).toBe(1);
+    expect(await hits('zürich')).toEqual([later[0]!.id, zurich]);
   });
 });
 
