@@ -3,8 +3,9 @@ import type { Db } from './db.js';
 
 /**
  * While deliveries are being committed: a short slice of each tick. Each slice holds the write
- * lock the writer thread's accept commits wait for (and the main thread's event loop), so slices
- * stay short and come often rather than long and rare.
+ * lock the writer thread's accept commits wait for (and the main thread's event loop; on
+ * PostgreSQL, database time the accept transactions compete for), so slices stay short and come
+ * often rather than long and rare.
  */
 const BUSY_BUDGET_MS = 2;
 /** Still busy, but behind for this many ticks in a row (5 s): a larger slice, so the queue shrinks. */
@@ -13,6 +14,12 @@ const BEHIND_BUDGET_MS = 5;
 /** When the ingress has been quiet since the last tick. */
 const IDLE_BUDGET_MS = 20;
 const TICK_MS = 50;
+/**
+ * Quiet, and the last slice found nothing: look again this much later (a commit here looks at
+ * once). On PostgreSQL each look is a round trip, and other relays' deliveries are queued there
+ * too; those relays index them while they arrive.
+ */
+const EMPTY_POLL_MS = 1_000;
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
 
@@ -108,6 +115,7 @@ export class SearchIndexer {
    */
   private restUntil = 0;
   private retryAt = 0;
+  private lookAgainAt = 0;
   /** A slice that answers asynchronously and has not yet: ticks wait for it. */
   private slicing: Promise<void> | null = null;
 
@@ -129,7 +137,7 @@ export class SearchIndexer {
   tick(): void {
     const started = performance.now();
     if (this.slicing || started < this.retryAt) return;
-    if (this.busy && started < this.restUntil) return;
+    if (this.busy ? started < this.restUntil : started < this.lookAgainAt) return;
     const budget = !this.busy
       ? IDLE_BUDGET_MS
       : this.behind >= BEHIND_TICKS
@@ -164,6 +172,7 @@ export class SearchIndexer {
     const spent = performance.now() - started;
     this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
     this.behind = run.more ? this.behind + 1 : 0;
+    this.lookAgainAt = run.indexed === 0 && !run.more ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
   }
 
