@@ -11,7 +11,8 @@
  *   (p1)  one relay on PostgreSQL (`serve --database`); it indexes for search after the 202, as
  *         the SQLite relay does (migration 10): after each round, the time its indexer took to
  *         catch up is printed;
- *   (p2)  two relays on one PostgreSQL database, the connections split between them;
+ *   (p2)  two relays on one PostgreSQL database, the connections split between them (their
+ *         indexers share the queue; their catch-up is printed too);
  *   (p1-0) one relay on PostgreSQL without the log search (no GIN indexes, nothing queued, the
  *         indexer idle), to price it;
  *   (n10-0) the naive server without it: p1-0/n10-0 is the group commit's own gain.
@@ -147,6 +148,7 @@ async function run(): Promise<void> {
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
     const postgresCatchUps: Array<{ entries: number; ms: number }> = [];
+    const pairCatchUps: Array<{ entries: number; ms: number }> = [];
     const onPostgres = (databaseUrl: string) => ({
       body: 'event' as const,
       expect: [202],
@@ -178,6 +180,8 @@ async function run(): Promise<void> {
         url: [p2a.info.webhookUrl, p2b.info.webhookUrl],
         headers: auth(p2a.info),
         ...onPostgres(p2Db!),
+        // Their shared queue (either relay counts it): no path runs beside their indexing.
+        after: async () => void pairCatchUps.push(await searchCatchUp(p2a)),
       },
       {
         name: '(p1-0) 1 relay, no search index',
@@ -234,6 +238,7 @@ async function run(): Promise<void> {
     console.log(
       `PostgreSQL search index caught up after each (p1) round: ${caughtUp(postgresCatchUps)}`,
     );
+    console.log(`… and after each (p2) round, two relays: ${caughtUp(pairCatchUps)}`);
     console.log('Other load on this machine skews every number.');
 
     mkdirSync('bench-output', { recursive: true });

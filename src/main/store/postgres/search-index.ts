@@ -40,6 +40,8 @@ export type PostgresSearchIndex = ReturnType<typeof createPostgresSearchIndex>;
  */
 export function createPostgresSearchIndex(pool: PgPool) {
   const msPerRow = new Map(QUEUES.map((queue) => [queue, FIRST_MS_PER_ROW]));
+  // Each slice starts with the other queue, so a long one never starves the other.
+  let turn = 0;
 
   /**
    * Without waiting for its WAL flush: a crash loses at most the last slices' flags, so those
@@ -51,7 +53,8 @@ export function createPostgresSearchIndex(pool: PgPool) {
       await client.query('SET LOCAL synchronous_commit = off');
       const started = performance.now();
       let indexed = 0;
-      for (const queue of QUEUES) {
+      const first = turn++ % QUEUES.length;
+      for (const queue of [...QUEUES.slice(first), ...QUEUES.slice(0, first)]) {
         for (;;) {
           const left = budgetMs - (performance.now() - started);
           const rows = Math.min(MAX_ROWS, Math.max(1, Math.floor(left / msPerRow.get(queue)!)));
