@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
+import { MAX_BATCH_ITEMS } from '../../../src/main/store/postgres/batch-statement.js';
 import { openPostgresStore } from '../../../src/main/store/postgres/postgres-store.js';
 import type { Delivery } from '../../support/deliveries.js';
 import { usePostgres } from '../../support/postgres.js';
@@ -45,6 +46,9 @@ describe('searching the log on PostgreSQL, which indexes after the 202', () => {
     running.push(a);
     const b = await relayOn(url);
     running.push(b);
+    // Telling the indexer of each commit keeps the accept path's bound on a batch (a larger
+    // one would be refused whole).
+    expect(a.core.store.batchStore.maxBatchItems).toBe(MAX_BATCH_ITEMS);
     const created = await a.createWebhook({ name: 'tickets' });
     const uid = created.webhook.uid;
     const path = new URL(created.ingressUrl).pathname;

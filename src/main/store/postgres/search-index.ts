@@ -81,6 +81,7 @@ export function createPostgresSearchIndex(pool: PgPool) {
 export function markingBusy(store: DeliveryBatchStore, indexer: SearchIndexer): DeliveryBatchStore {
   return {
     commitsInFlight: store.commitsInFlight,
+    maxBatchItems: store.maxBatchItems,
     async commit(batch) {
       const result = await store.commit(batch);
       indexer.markBusy();
