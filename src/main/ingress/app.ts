@@ -20,6 +20,7 @@ import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
+import { requestContext } from './steps/request-context.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
@@ -150,7 +151,7 @@ function acceptable(
       headers,
       eventType,
     }),
-    request: attempt.request,
+    request: requestContext(attempt),
     eventType,
   };
 }

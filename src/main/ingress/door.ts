@@ -8,7 +8,6 @@ import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
 import { matchIngressPath } from './steps/match-path.js';
-import { requestContext } from './steps/request-context.js';
 
 const isHealthCheck = (rawUrl: string): boolean =>
   rawUrl === '/healthz' || rawUrl.startsWith('/healthz?');
@@ -93,7 +92,6 @@ function admit(
     target,
     client,
     receivedAt: at,
-    request: requestContext(req, target, webhook),
     secret: deps.secrets.cachedValue(webhook.factoryId, webhook.secretName),
     rateCounted: false,
   };

@@ -11,6 +11,7 @@ import { replyError } from './reply.js';
 import { clientAddress } from './steps/client-address.js';
 import { deliveryEventType } from './steps/event-type.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
+import { requestContext } from './steps/request-context.js';
 
 /** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
 
@@ -116,7 +117,7 @@ export function rejectWithLog(
     clientAddress: client,
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
-    request: attempt.request,
+    request: requestContext(attempt),
     // The body of a refused request is never parsed: only a header can name its event here.
     eventType: deliveryEventType(webhook, req.headersDistinct, undefined),
   });
