@@ -7,6 +7,7 @@
  * BENCH_ROUNDS (default 3) set the run lengths.
  */
 import { existsSync } from 'node:fs';
+import { cpuUsedBetween, type CpuSample } from './cpu-time.js';
 import type { BodyShape, LoadResult } from './load-generator.js';
 import { runLoad, type ServerProcess } from './processes.js';
 import type { BenchRelayInfo } from '../relay-server.js';
@@ -21,6 +22,8 @@ export interface Row {
   bodyBytes: number;
   expect: number[];
   result: LoadResult;
+  /** CPU time per answered request (µs) of each process group the path names in `cpu`. */
+  cpuPerRequest?: Record<string, number>;
 }
 
 /** Answers other than the path's own (a 503 where a 202 was due): the row does not measure it. */
@@ -43,6 +46,8 @@ export interface Path {
   before?: () => Promise<void>;
   /** Runs after each of this path's rounds (a relay lets its search indexer catch up). */
   after?: () => Promise<void>;
+  /** The CPU time of the processes serving this path, by name (server, database). */
+  cpu?: Record<string, () => CpuSample>;
 }
 
 let runs = 0;
@@ -72,9 +77,18 @@ async function load(path: Path, bodyBytes: number, warm: boolean): Promise<Row> 
   const prefix = `${path.name.replace(/\W+/g, '-')}-${Date.now()}-${++runs}`;
   if (warm && WARMUP_SECONDS > 0)
     await runLoad({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
+  const cpu = Object.entries(path.cpu ?? {});
+  const cpuBefore = cpu.map(([, sample]) => sample());
   const result = await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix });
+  const answered = Object.values(result.statuses).reduce((sum, n) => sum + n, 0);
+  const cpuPerRequest = Object.fromEntries(
+    cpu.map(([name, sample], i) => [
+      name,
+      (cpuUsedBetween(cpuBefore[i]!, sample()) * 1000) / answered,
+    ]),
+  );
   checkDataDir(path);
-  return { name: path.name, bodyBytes, expect: path.expect, result };
+  return { name: path.name, bodyBytes, expect: path.expect, result, cpuPerRequest };
 }
 
 /** The round with the median throughput: one disturbed round moves neither the row nor a ratio. */

@@ -19,10 +19,11 @@
  * BENCH_WARMUP_SECONDS, BENCH_ROUNDS).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { postgresCpu, processesCpu } from '../ingress/cpu-time.js';
 import { launcherFlags, startServer, type ServerProcess } from '../ingress/processes.js';
 import {
   CONNECTIONS,
@@ -36,6 +37,7 @@ import {
   ratio,
   reportInvalid,
   searchCatchUp,
+  size,
   type Path,
   type Row,
 } from '../ingress/rounds.js';
@@ -69,6 +71,28 @@ function versus(label: string, x: Row, y: Row, target?: number): string {
       ? ''
       : `  (target ≥ ${target}: ${check(r >= target)}; p99 ${check(x.result.p99 <= y.result.p99)})`;
   return `${label.padEnd(26)} ${r.toFixed(2)}×  p99 ${x.result.p99} vs ${y.result.p99} ms${goal}`;
+}
+
+/**
+ * CPU per delivery, by process: on 2 cores shared by the load generator, the server and
+ * PostgreSQL, a CPU-bound path's throughput follows from it. The ratio of two paths' totals is
+ * the most p1/n10 can reach here while both are CPU-bound.
+ */
+function cpuTable(rows: Row[]): string {
+  const lines = [
+    "\nCPU per answered request, µs (the server process(es); the PostgreSQL backends of its database and the cluster's writers):",
+  ];
+  const us = (value: number | undefined): string =>
+    (value === undefined ? '-' : value.toFixed(0)).padStart(5);
+  for (const row of rows) {
+    const cpu = row.cpuPerRequest;
+    if (cpu?.server === undefined) continue;
+    const total = cpu.server + (cpu.database ?? 0);
+    lines.push(
+      `  ${row.name.padEnd(WIDTH)} ${size(row.bodyBytes).padStart(6)}  server ${us(cpu.server)}  database ${us(cpu.database)}  total ${us(total)}`,
+    );
+  }
+  return lines.join('\n');
 }
 
 async function run(): Promise<void> {
@@ -116,7 +140,7 @@ async function run(): Promise<void> {
       databaseUrl: string,
       poolSize: number,
       options: string[] = [],
-    ): Promise<string> => {
+    ): Promise<ServerProcess<{ url: string }>> => {
       const server = await startServer<{ url: string }>(
         'bench/ingress/naive-postgres-server.ts',
         [String(poolSize), ...options],
@@ -125,7 +149,7 @@ async function run(): Promise<void> {
         { HOOKPORT_DATABASE_URL: databaseUrl },
       );
       servers.push(server);
-      return server.info.url;
+      return server;
     };
     const [n10Db, n50Db, p1Db, p2Db, p10Db, n100Db] = await Promise.all(
       Array.from({ length: 6 }, () => cluster.createDatabase()),
@@ -142,10 +166,17 @@ async function run(): Promise<void> {
     const n100 = await naive(n100Db!, 10, ['no-search']);
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
-    const onPostgres = (databaseUrl: string) => ({
+    const postmaster = Number(
+      readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    const onPostgres = (databaseUrl: string, ...serving: Array<ServerProcess<unknown>>) => ({
       body: 'event' as const,
       expect: [202],
       before: () => emptied(databaseUrl),
+      cpu: {
+        server: () => processesCpu(serving.map((server) => server.child.pid!)),
+        database: () => postgresCpu(postmaster, new URL(databaseUrl).pathname.slice(1)),
+      },
     });
     const paths: Path[] = [
       { name: '(a) bare node:http', url: bare.info.url, headers: {}, body: 'event', expect: [202] },
@@ -155,34 +186,45 @@ async function run(): Promise<void> {
         headers: auth(sqlite.info),
         body: 'event',
         expect: [202],
+        cpu: { server: () => processesCpu([sqlite.child.pid!]) },
         // It indexes for search after the 202: let that finish before the next path runs.
         after: async () => void catchUps.push(await searchCatchUp(sqlite)),
       },
-      { name: '(n10) naive PG, 1 tx/req, pool 10', url: n10, headers: {}, ...onPostgres(n10Db!) },
-      { name: '(n50) naive PG, 1 tx/req, pool 50', url: n50, headers: {}, ...onPostgres(n50Db!) },
+      {
+        name: '(n10) naive PG, 1 tx/req, pool 10',
+        url: n10.info.url,
+        headers: {},
+        ...onPostgres(n10Db!, n10),
+      },
+      {
+        name: '(n50) naive PG, 1 tx/req, pool 50',
+        url: n50.info.url,
+        headers: {},
+        ...onPostgres(n50Db!, n50),
+      },
       {
         name: '(p1) 1 relay on PG',
         url: p1.info.webhookUrl,
         headers: auth(p1.info),
-        ...onPostgres(p1Db!),
+        ...onPostgres(p1Db!, p1),
       },
       {
         name: '(p2) 2 relays on one PG',
         url: [p2a.info.webhookUrl, p2b.info.webhookUrl],
         headers: auth(p2a.info),
-        ...onPostgres(p2Db!),
+        ...onPostgres(p2Db!, p2a, p2b),
       },
       {
         name: '(p1-0) 1 relay, no search index',
         url: p10.info.webhookUrl,
         headers: auth(p10.info),
-        ...onPostgres(p10Db!),
+        ...onPostgres(p10Db!, p10),
       },
       {
         name: '(n10-0) naive PG, no search index',
-        url: n100,
+        url: n100.info.url,
         headers: {},
-        ...onPostgres(n100Db!),
+        ...onPostgres(n100Db!, n100),
       },
     ];
     console.log(
@@ -219,6 +261,7 @@ async function run(): Promise<void> {
       console.log(versus('  p1-0 / n10-0 (no index)', one0, naive0));
       console.log(versus('  p1 / a (HTTP ceiling)', one, ceiling));
     }
+    console.log(cpuTable([...small, ...large]));
     console.log(
       `SQLite search index caught up after each (s) round: ${catchUps.map((c) => `${c.entries.toLocaleString('en-US')} entries in ${(c.ms / 1000).toFixed(1)} s`).join('; ')}`,
     );

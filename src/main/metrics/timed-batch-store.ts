@@ -8,6 +8,7 @@ export function timedBatchStore(
 ): DeliveryBatchStore {
   return {
     commitsInFlight: store.commitsInFlight,
+    maxBatchItems: store.maxBatchItems,
     async commit(batch) {
       const started = performance.now();
       const result = await store.commit(batch);

@@ -85,6 +85,8 @@ export interface DeliveryBatchStore {
    * connection of its own, so that one batch's round trips and fsync overlap the next one's.
    */
   readonly commitsInFlight?: number;
+  /** The most items one commit takes (default: all that are queued); the rest form the next. */
+  readonly maxBatchItems?: number;
 }
 
 /** The log entry's fields that come straight from an accept item, whatever it is labelled. */

@@ -102,8 +102,7 @@ export class DeliveryWriter {
 
   private flush(): void {
     this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
+    const batch = this.queue.splice(0, this.store.maxBatchItems ?? Infinity);
     if (batch.length === 0) return this.wakeIdle();
     const flight: Flight = { lastSeq: batch[batch.length - 1]!.seq, ended: false };
     this.unwritten.push(flight);
@@ -120,6 +119,7 @@ export class DeliveryWriter {
       (result) => this.settle(batch, flight, result),
       (error: unknown) => this.fail(batch, flight, error),
     );
+    if (this.queue.length > 0) this.schedule();
   }
 
   private settle(batch: Pending[], flight: Flight, result: BatchResult): void {

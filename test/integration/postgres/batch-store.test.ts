@@ -206,7 +206,7 @@ describe('PostgresBatchStore', () => {
 
     await expect(
       store.commit([accept(good), { kind: 'reject', item: refused }, accept(clash)]),
-    ).rejects.toThrow(/deliveries_pkey/);
+    ).rejects.toThrow(/unique constraint "(deliveries|payloads)_pkey"/);
 
     const count = async (table: string): Promise<number> =>
       (await rows<{ n: number }>(pool, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
@@ -216,6 +216,19 @@ describe('PostgresBatchStore', () => {
     expect(await count('runs')).toBe(1);
     const retried = await store.commit([accept(good)]);
     expect(retried.outcomes[0]!.label).toBe('Accepted');
+  });
+
+  it('refuses a batch larger than one statement can carry, writing nothing, with a clear error', async () => {
+    const { pool } = await postgres.database();
+    const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
+    expect(store.maxBatchItems).toBe(10_000);
+    const items = Array.from({ length: 10_001 }, (_, i) => accept(acceptItem(`many-${i}`)));
+
+    await expect(store.commit(items)).rejects.toThrow(
+      'a batch statement takes at most 10000 items',
+    );
+    const stored = await rows<{ n: number }>(pool, 'SELECT count(*) AS n FROM deliveries');
+    expect(stored[0]!.n).toBe(0);
   });
 
   it('stores 256 KB payloads byte for byte, whatever the bytes', async () => {

@@ -128,6 +128,31 @@ describe('DeliveryWriter (group commit over a batch store)', () => {
     await writer.drain();
   });
 
+  it('never hands a store more than its maxBatchItems: the rest form the next batches', async () => {
+    const store = Object.assign(new ManualStore(), { maxBatchItems: 2 });
+    const writer = new DeliveryWriter(store, {
+      maxInFlight: 2,
+      onCommit: () => {},
+      onError: () => {},
+    });
+    const answers = ['a', 'b', 'c', 'd', 'e'].map((id) => writer.accept(item(id)));
+    await tick();
+    await tick();
+    // Two commits in flight, each at most two items; the fifth waits for one of them to end.
+    expect(store.batches.map((b) => b.batch.map((p) => p.item.id))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    store.batches[0]!.finish(accepted(store.batches[0]!.batch));
+    await tick();
+    expect(store.batches[2]!.batch.map((p) => p.item.id)).toEqual(['e']);
+    store.batches[1]!.finish(accepted(store.batches[1]!.batch));
+    store.batches[2]!.finish(accepted(store.batches[2]!.batch));
+    const outcomes = await Promise.all(answers);
+    expect(outcomes.map((o) => o.deliveryId)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await writer.drain();
+  });
+
   it('settles only once every earlier batch has ended, whichever commits first', async () => {
     const store = new ManualStore();
     const writer = new DeliveryWriter(store, {
