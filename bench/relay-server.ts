@@ -14,7 +14,6 @@
  * still waiting for the search indexer (none on PostgreSQL, which indexes as it commits);
  * SIGTERM stops it cleanly.
  */
-import pg from 'pg';
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
 import { isSqliteStore } from '../src/main/store/sqlite-store.js';
@@ -48,6 +47,8 @@ const store = core.store;
 if (options.includes('no-search')) {
   if (isSqliteStore(store)) store.db.exec('DROP TRIGGER deliveries_search_queue');
   else {
+    // Loaded only here: a SQLite relay never loads the driver, and neither does this one.
+    const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     await client.query('DROP INDEX IF EXISTS deliveries_search, payloads_search');

@@ -12,31 +12,50 @@ const BUNDLE_DIR = join(REPO_ROOT, 'out', 'bench');
 
 const bundles = new Map<string, Promise<string>>();
 
-/**
- * The V8 flags the `hookport` launcher runs the relay with (its #! line), so that the benchmarked
- * relay's memory and speed are what a user's are.
- */
-export function launcherFlags(): string[] {
+/** The words of the `hookport` launcher's #! line after `env -S`: assignments, node, its flags. */
+function launcherWords(): string[] {
   const shebang = readFileSync(join(REPO_ROOT, 'bin', 'hookport.js'), 'utf8').split('\n')[0]!;
   return shebang
-    .replace(/^#!\/usr\/bin\/env -S node/, '')
+    .replace(/^#!\/usr\/bin\/env -S/, '')
     .trim()
     .split(/\s+/)
     .filter(Boolean);
 }
 
 /**
+ * The V8 flags the `hookport` launcher runs the relay with (its #! line), so that the benchmarked
+ * relay's memory and speed are what a user's are.
+ */
+export function launcherFlags(): string[] {
+  return launcherWords().filter((word) => word.startsWith('--'));
+}
+
+/** The environment the launcher sets for the relay (MALLOC_ARENA_MAX), for the same reason. */
+export function launcherEnv(): Record<string, string> {
+  const assignments = launcherWords().filter((word) => /^[A-Z_]+=/.test(word));
+  return Object.fromEntries(assignments.map((word) => word.split('=', 2) as [string, string]));
+}
+
+/**
  * Every benchmarked process runs as a plain ES bundle, compiled as the shipped CLI is, not under
  * tsx: its loader hooks and the name it keeps on every closure cost the relay about a third of
- * its refusal-path throughput, which no user pays.
+ * its refusal-path throughput, which no user pays. What the code imports dynamically (the
+ * PostgreSQL store and its driver, the keychain library) goes to chunks of its own, as in the
+ * shipped build, so that a SQLite relay loads neither: in one bundle their packages' imports
+ * would be hoisted to its top and loaded at start (about 4 MB of RSS the user does not have).
+ * Chunks sit beside the entries, where the core looks for the writer thread's script.
  */
 function bundled(script: string, extension = '.mjs'): Promise<string> {
   let outfile = bundles.get(script);
   if (!outfile) {
-    const path = join(BUNDLE_DIR, basename(script).replace(/\.ts$/, extension));
+    const name = basename(script).replace(/\.ts$/, '');
+    const path = join(BUNDLE_DIR, `${name}${extension}`);
     outfile = build({
-      entryPoints: [join(REPO_ROOT, script)],
-      outfile: path,
+      entryPoints: { [name]: join(REPO_ROOT, script) },
+      outdir: BUNDLE_DIR,
+      outExtension: { '.js': extension },
+      splitting: true,
+      chunkNames: '[name]-[hash]',
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launcherFlags, runFuzz, startServer } from '../ingress/processes.js';
+import { launcherEnv, launcherFlags, runFuzz, startServer } from '../ingress/processes.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
@@ -23,6 +23,7 @@ async function run(): Promise<void> {
     [dataDir, 'raised'],
     ['src/main/store/writer-thread.ts'],
     launcherFlags(),
+    launcherEnv(),
   );
   try {
     const before = await relay.rss();

@@ -20,7 +20,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mainThreadCpu, processesCpu } from '../ingress/cpu-time.js';
-import { launcherFlags, startServer, type ServerProcess } from '../ingress/processes.js';
+import {
+  launcherEnv,
+  launcherFlags,
+  startServer,
+  type ServerProcess,
+} from '../ingress/processes.js';
 import {
   CONNECTIONS,
   ROUNDS,
@@ -121,8 +126,9 @@ async function run(): Promise<void> {
     args: string[] = [],
     threads: string[] = [],
     nodeFlags: string[] = [],
+    env: Record<string, string> = {},
   ): Promise<ServerProcess<T>> => {
-    const server = await startServer<T>(script, args, threads, nodeFlags);
+    const server = await startServer<T>(script, args, threads, nodeFlags, env);
     servers.push(server);
     return server;
   };
@@ -144,24 +150,27 @@ async function run(): Promise<void> {
       [dir('e2')],
       ['bench/ingress/worker-commit-writer.ts'],
     );
-    // The relay runs as `hookport` runs it: with its launcher's V8 flags.
+    // The relay runs as `hookport` runs it: with its launcher's V8 flags and malloc setting.
     const relay = await started<BenchRelayInfo>(
       'bench/relay-server.ts',
       [dir('relay'), 'raised'],
       [RELAY_WRITER_THREAD],
       launcherFlags(),
+      launcherEnv(),
     );
     const unindexed = await started<BenchRelayInfo>(
       'bench/relay-server.ts',
       [dir('relay-unindexed'), 'raised', 'no-search'],
       [RELAY_WRITER_THREAD],
       launcherFlags(),
+      launcherEnv(),
     );
     const limited = await started<BenchRelayInfo>(
       'bench/relay-server.ts',
       [dir('relay-default'), 'default'],
       [RELAY_WRITER_THREAD],
       launcherFlags(),
+      launcherEnv(),
     );
     // Idle: nothing sent for longer than the writer thread stays up without work.
     await new Promise((resolve) => setTimeout(resolve, IDLE_CLOSE_MS + 5_000));

@@ -24,7 +24,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { postgresCpu, processesCpu } from '../ingress/cpu-time.js';
-import { launcherFlags, startServer, type ServerProcess } from '../ingress/processes.js';
+import {
+  launcherEnv,
+  launcherFlags,
+  startServer,
+  type ServerProcess,
+} from '../ingress/processes.js';
 import {
   CONNECTIONS,
   ROUNDS,
@@ -125,13 +130,13 @@ async function run(): Promise<void> {
       const env: Record<string, string> = databaseUrl
         ? { HOOKPORT_DATABASE_URL: databaseUrl, HOOKPORT_MASTER_KEY: masterKey }
         : {};
-      // The relay runs as `hookport` runs it: with its launcher's V8 flags.
+      // The relay runs as `hookport` runs it: with its launcher's V8 flags and malloc setting.
       const server = await startServer<BenchRelayInfo>(
         'bench/relay-server.ts',
         [dir(name), 'raised', ...options],
         [RELAY_WRITER_THREAD],
         launcherFlags(),
-        env,
+        { ...launcherEnv(), ...env },
       );
       servers.push(server);
       return server;

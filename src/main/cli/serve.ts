@@ -4,7 +4,7 @@ import { cliCommand } from './cli-command.js';
 import { parseCommandLine } from './command-line.js';
 import { DEFAULT_ADMIN_PORT, DEFAULT_INGRESS_PORT, defaultDataDir } from '../config.js';
 import { startCore } from '../core.js';
-import { parseDatabaseUrl } from '../store/postgres/pool.js';
+import { parseDatabaseUrl } from '../store/postgres/database-url.js';
 import { publicUrlProblem } from '../../shared/contract/relay.js';
 import { UsageError, parsePort } from './usage.js';
 

@@ -20,6 +20,16 @@ export class SharedScratch {
     return new SharedArrayBuffer(Math.max(GRANULE, Math.ceil(bytes / GRANULE) * GRANULE));
   }
 
+  /** Bytes held for the next batch. */
+  get kept(): number {
+    return this.spare?.byteLength ?? 0;
+  }
+
+  /** Nothing is in flight and none is expected soon: the memory goes back (the next batch allocates). */
+  release(): void {
+    this.spare = null;
+  }
+
   /** The thread is done with it: its batch was answered, or the thread is gone. */
   give(scratch: SharedArrayBuffer): void {
     if (scratch.byteLength > KEEP_BYTES) return;

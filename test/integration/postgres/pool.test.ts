@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openPostgresPool, parseDatabaseUrl } from '../../../src/main/store/postgres/pool.js';
+import { parseDatabaseUrl } from '../../../src/main/store/postgres/database-url.js';
+import { openPostgresPool } from '../../../src/main/store/postgres/pool.js';
 import { usePostgres } from '../../support/postgres.js';
 
 const postgres = usePostgres();

@@ -37,10 +37,10 @@ describe('the delivery rate limit across two relays', () => {
 
     const accepted = answers.filter((answer) => answer.status === 202);
     const refused = answers.filter((answer) => answer.status === 429);
-    expect({ accepted: accepted.length, refused: refused.length }).toEqual({
-      accepted: LIMIT,
-      refused: SENT - LIMIT,
-    });
+    // Counted by status, so that any other answer (a 503) shows in a failure.
+    const byStatus: Record<number, number> = {};
+    for (const { status } of answers) byStatus[status] = (byStatus[status] ?? 0) + 1;
+    expect(byStatus).toEqual({ 202: LIMIT, 429: SENT - LIMIT });
     for (const { retryAfter } of refused) {
       expect(retryAfter).toMatch(/^\d+$/);
       expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);

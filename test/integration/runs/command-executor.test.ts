@@ -56,6 +56,8 @@ describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
   it('runs the command in a fresh run folder with PROMPT.md, the exact payload bytes and the run’s IDs', async () => {
     process.env.HOOKPORT_ADMIN_TOKEN = relay.adminToken;
     process.env.HOOKPORT_MASTER_KEY = 'not-for-runs';
+    // As the `hookport` launcher sets it for the relay: a run's program keeps malloc's defaults.
+    process.env.MALLOC_ARENA_MAX = '2';
     try {
       await setExecutor(relay, captureCommand(out));
       // A BOM, odd spacing and non-ASCII text: the file must hold these bytes, not a re-serialization.
@@ -94,9 +96,12 @@ describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
         'HOOKPORT_WEBHOOK_UID',
       ]);
       expect(readFileSync(join(copied, 'run.json'), 'utf8')).not.toContain(relay.adminToken);
+      expect(recorded.env).not.toHaveProperty('MALLOC_ARENA_MAX');
+      expect(recorded.env).toHaveProperty('PATH');
     } finally {
       delete process.env.HOOKPORT_ADMIN_TOKEN;
       delete process.env.HOOKPORT_MASTER_KEY;
+      delete process.env.MALLOC_ARENA_MAX;
     }
   });
 

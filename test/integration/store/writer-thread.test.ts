@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_PROMPT_LENGTH } from '../../../src/shared/contract/automations.js';
+import { MAX_BODY_BYTES } from '../../../src/shared/limits.js';
 import type { Logger } from '../../../src/main/log.js';
 import { openDatabase, type Db } from '../../../src/main/store/db.js';
 import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
@@ -161,7 +163,38 @@ describe('the SQLite writer thread', () => {
     expect(payload('dlv_after')?.toString()).toBe('"after"');
   });
 
-  it('closes an idle thread, and starts another for the next batch', async () => {
+  it('commits a burst of the largest deliveries with the thread’s own heap limits', async () => {
+    // 64 bodies at the ingress limit (16 MB, what the scratch keeps), each starting four runs
+    // whose prompts are as long as an automation's may be: the run inputs are strings on the
+    // thread's heap. A heap limit set too small would kill the thread here and fail the batch.
+    const body = (i: number): Buffer => Buffer.alloc(MAX_BODY_BYTES, `{"n":${i}}`);
+    const prompt = 'p'.repeat(MAX_PROMPT_LENGTH);
+    const batch = Array.from({ length: 64 }, (_, i): BatchItem => {
+      const item = accept(`dlv_big_${i}`, `big-${i}`, body(i));
+      if (item.kind === 'accept') {
+        item.item.runs = [0, 1, 2, 3].map((r) => ({
+          id: `run_${i}_${r}`,
+          automationId: `aut_${r}`,
+          input: `${prompt}${i}`,
+        }));
+      }
+      return item;
+    });
+    const result = await thread!.commit(batch);
+    expect(result.outcomes.every((o) => o.label === 'Accepted')).toBe(true);
+    expect(labels()).toHaveLength(64);
+    expect(payload('dlv_big_0')?.equals(body(0))).toBe(true);
+    expect(payload('dlv_big_63')?.equals(body(63))).toBe(true);
+    const runs = main
+      .prepare<[], { n: number; chars: number }>(
+        'SELECT count(*) AS n, sum(length(input)) AS chars FROM runs',
+      )
+      .get()!;
+    expect(runs).toEqual({ n: 256, chars: 256 * MAX_PROMPT_LENGTH + 4 * (10 + 54 * 2) });
+    expect(logged).toEqual([]);
+  });
+
+  it('closes an idle thread and lets go of its batch memory, and starts another for the next batch', async () => {
     await thread!.close();
     thread = await SqliteWriterThread.start({
       file,
@@ -169,8 +202,10 @@ describe('the SQLite writer thread', () => {
       log,
       idleCloseMs: 50,
     });
-    await thread.commit([accept('dlv_before', 'before', Buffer.from('1'))]);
+    await thread.commit([accept('dlv_before', 'before', Buffer.alloc(MAX_BODY_BYTES, '1'))]);
+    expect(thread.keptScratchBytes).toBeGreaterThanOrEqual(MAX_BODY_BYTES);
     await waitFor(() => !thread!.awake, 'the idle thread to close');
+    expect(thread.keptScratchBytes).toBe(0);
     await thread.commit([accept('dlv_woken', 'woken', Buffer.from('2'))]);
     expect(labels()).toEqual(['Accepted', 'Accepted']);
     expect(logged).toEqual([]);

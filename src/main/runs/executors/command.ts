@@ -14,11 +14,20 @@ const STREAM_GRACE_MS = 1_000;
 /** `<data-dir>/runs/<run id>`: one fresh folder per run, kept afterwards for inspection. */
 export const runFolder = (dataDir: string, runId: string): string => join(dataDir, 'runs', runId);
 
-/** The relay's environment minus every HOOKPORT_* variable: the admin token and the master key never reach a child. */
+/**
+ * Set by the `hookport` launcher to bound the relay's own memory (README, "Memory"): a run's
+ * program keeps its allocator's defaults.
+ */
+const RELAY_ONLY = new Set(['MALLOC_ARENA_MAX']);
+
+/**
+ * The relay's environment minus every HOOKPORT_* variable (the admin token and the master key
+ * never reach a child) and minus the launcher's malloc setting.
+ */
 export function inheritedEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.toUpperCase().startsWith('HOOKPORT_')) env[key] = value;
+    if (!key.toUpperCase().startsWith('HOOKPORT_') && !RELAY_ONLY.has(key)) env[key] = value;
   }
   return env;
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { parseDatabaseUrl } from './database-url.js';
 
 /**
  * The PostgreSQL driver is `pg` (node-postgres), not `postgres` (postgres.js): it is the
@@ -37,24 +38,6 @@ const types: pg.CustomTypesConfig = {
 const DURABLE_COMMITS = `DO $$ BEGIN
   IF current_setting('synchronous_commit') = 'off' THEN SET synchronous_commit = on; END IF;
 END $$`;
-
-/** Checks a `--database` / HOOKPORT_DATABASE_URL value; the message never repeats a password. */
-export function parseDatabaseUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error('The database URL is not a URL: use postgres://user:password@host:5432/db.');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new Error(`The database URL must start with postgres:// (not ${url.protocol}//).`);
-  }
-  if (url.hostname === '') throw new Error('The database URL names no host.');
-  if (url.pathname.length <= 1) {
-    throw new Error('The database URL names no database: add it as the path, e.g. /hookport.');
-  }
-  return url;
-}
 
 export function openPostgresPool(databaseUrl: string, options: PostgresPoolOptions = {}): PgPool {
   parseDatabaseUrl(databaseUrl);
