@@ -12,10 +12,14 @@ interface ProcStat {
   cpuMs: number;
 }
 
-/** Null once the process is gone. The command name may hold spaces: fields start after ") ". */
-function procStat(pid: number): ProcStat | null {
+/**
+ * Null once the process is gone. The command name may hold spaces: fields start after ") ".
+ * `thread`: one thread's own time (its /proc/<pid>/task/<tid>/stat) instead of the process's.
+ */
+function procStat(pid: number, thread?: number): ProcStat | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const text = readFileSync(file, 'utf8');
     const fields = text.slice(text.lastIndexOf(') ') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
     return { ppid: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
@@ -34,6 +38,14 @@ function commandLine(pid: number): string {
 
 export function processesCpu(pids: number[]): CpuSample {
   return new Map(pids.map((pid) => [pid, procStat(pid)?.cpuMs ?? 0]));
+}
+
+/**
+ * The main thread's CPU time alone (its thread ID is the process's): a Node server's JavaScript,
+ * without its worker threads and V8's garbage-collection helpers.
+ */
+export function mainThreadCpu(pid: number): CpuSample {
+  return new Map([[pid, procStat(pid, pid)?.cpuMs ?? 0]]);
 }
 
 /**

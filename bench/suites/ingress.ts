@@ -19,6 +19,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mainThreadCpu, processesCpu } from '../ingress/cpu-time.js';
 import {
   launcherEnv,
   launcherFlags,
@@ -37,6 +38,7 @@ import {
   ratio,
   reportInvalid,
   searchCatchUp,
+  size,
   type Path,
   type Row,
 } from '../ingress/rounds.js';
@@ -71,6 +73,32 @@ async function spendDeliveryRate(info: BenchRelayInfo): Promise<void> {
 }
 
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
+
+/** What a path's `cpu` samples: the server process (every thread) and its main thread alone. */
+const cpuOf = (server: ServerProcess<unknown>) => ({
+  process: () => processesCpu([server.child.pid!]),
+  main: () => mainThreadCpu(server.child.pid!),
+});
+
+/**
+ * CPU per answered request: on 2 cores shared with the load generator and other work, req/s move
+ * with whatever else runs, CPU per request much less. "other threads": the writer thread and V8's
+ * garbage-collection helpers.
+ */
+function cpuTable(rows: Row[]): string {
+  const lines = [
+    '\nCPU per answered request, µs (the server process: its main thread + other threads):',
+  ];
+  const us = (value: number): string => value.toFixed(0).padStart(5);
+  for (const row of rows) {
+    const cpu = row.cpuPerRequest;
+    if (cpu?.process === undefined || cpu.main === undefined) continue;
+    lines.push(
+      `  ${row.name.padEnd(28)} ${size(row.bodyBytes).padStart(6)}  ${us(cpu.process)} = main ${us(cpu.main)} + other threads ${us(cpu.process - cpu.main)}`,
+    );
+  }
+  return lines.join('\n');
+}
 
 function acceptLine(label: string, relay: Row, e2: Row, target: number): string {
   const r = ratio(relay, e2);
@@ -150,13 +178,20 @@ async function run(): Promise<void> {
     const auth = (info: BenchRelayInfo) => ({ authorization: `Bearer ${info.secret ?? ''}` });
     const catchUps: Array<{ entries: number; ms: number }> = [];
     const acceptPaths: Path[] = [
-      { name: '(a) bare node:http', url: bare.info.url, headers: {}, expect: [202] },
+      {
+        name: '(a) bare node:http',
+        url: bare.info.url,
+        headers: {},
+        expect: [202],
+        cpu: cpuOf(bare),
+      },
       {
         name: '(b) naive, 1 tx/request',
         url: naive.info.url,
         headers: {},
         expect: [202],
         dataDir: dir('naive'),
+        cpu: cpuOf(naive),
       },
       {
         name: '(e2) worker-thread commit',
@@ -164,6 +199,7 @@ async function run(): Promise<void> {
         headers: {},
         expect: [202],
         dataDir: dir('e2'),
+        cpu: cpuOf(e2),
       },
       {
         name: '(c) relay accept',
@@ -171,6 +207,7 @@ async function run(): Promise<void> {
         headers: auth(relay.info),
         expect: [202],
         dataDir: dir('relay'),
+        cpu: cpuOf(relay),
         // (c) defers its indexing: let it finish before the next server is measured, so that
         // work is not charged to another row, and say what it took.
         after: async () => void catchUps.push(await searchCatchUp(relay)),
@@ -182,6 +219,7 @@ async function run(): Promise<void> {
       headers: auth(unindexed.info),
       expect: [202],
       dataDir: dir('relay-unindexed'),
+      cpu: cpuOf(unindexed),
     };
     const refusalPaths: Path[] = [
       {
@@ -190,6 +228,7 @@ async function run(): Promise<void> {
         headers: {},
         expect: [404],
         dataDir: dir('relay'),
+        cpu: cpuOf(relay),
       },
       {
         name: '(d) relay 429 rate spent',
@@ -198,6 +237,7 @@ async function run(): Promise<void> {
         // A slot of the minute's budget that frees up during the round is a 202.
         expect: [429, 202],
         dataDir: dir('relay-default'),
+        cpu: cpuOf(limited),
         before: () => spendDeliveryRate(limited.info),
       },
     ];
@@ -233,6 +273,7 @@ d/a 404       ${d404.toFixed(2)}  (target ≥ 0.8: ${check(d404 >= 0.8)})
 d/a 429       ${d429.toFixed(2)}  (target ≥ 0.8: ${check(d429 >= 0.8)})
 relay RSS     ${mb(rssIdle)} idle (target ≤ 80 MB: ${check(rssIdle <= 80 * MB)}); ${mb(rssAfterAccept)} after the accept and 404 runs, ${mb(rssAfter429)} after the 429 runs (target ≤ 120 MB: ${check(rssLoaded <= 120 * MB)})
 (a) at 64 KB  ${Math.round(bare64.result.requestsPerSecond).toLocaleString('en-US')} req/s — for scale. Other load on this machine skews every number.`);
+    console.log(cpuTable([...small, ...large]));
 
     mkdirSync('bench-output', { recursive: true });
     writeFileSync(

@@ -5,10 +5,14 @@ export interface Logger {
   error(line: string): void;
 }
 
+/** How long a line may wait for others to share its write. */
+const FLUSH_MS = 10;
+
 /**
- * Lines for one stream, written together once per turn of the event loop: under load the relay
- * logs a line per delivery, and one (synchronous, for a pipe or file) write per line was a tenth
- * of the main thread's time. Whatever is pending is written before the process exits.
+ * Lines for one stream, written together at most every FLUSH_MS: under load the relay logs a line
+ * per delivery, and one (synchronous, for a pipe or file) write per line was a tenth of the main
+ * thread's time; one write per turn of the event loop still cost 4% at 5,000 deliveries a second.
+ * Whatever is pending is written before the process exits.
  */
 function batchedLines(stream: NodeJS.WriteStream): (line: string) => void {
   let pending = '';
@@ -19,7 +23,8 @@ function batchedLines(stream: NodeJS.WriteStream): (line: string) => void {
   };
   process.on('exit', flush);
   return (line) => {
-    if (!pending) setImmediate(flush);
+    // Unreferenced: a pending line never keeps the process up; 'exit' writes it.
+    if (!pending) setTimeout(flush, FLUSH_MS).unref();
     pending += `${line}\n`;
   };
 }

@@ -17,9 +17,11 @@ import {
 import { replyError, replyJson } from './reply.js';
 import type { Verification } from './schemes/scheme.js';
 import { deliveryEventType } from './steps/event-type.js';
+import { rawHeaderReader } from './steps/header-lines.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
+import { requestContext } from './steps/request-context.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
@@ -135,9 +137,11 @@ function acceptable(
   }
 
   const id = newDeliveryId(attempt.receivedAt);
-  const headers = req.headersDistinct;
-  const identity = deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerDeliveryId);
-  const eventType = deliveryEventType(webhook, headers, parsed.value);
+  // The steps read a header or two; the object of every header is built only for an automation
+  // that filters on headers.
+  const header = rawHeaderReader(req);
+  const identity = deliveryIdentity(header, body, webhook.deliveryIdHeader, providerDeliveryId);
+  const eventType = deliveryEventType(webhook, header, parsed.value);
   return {
     id,
     webhookUid: webhook.uid,
@@ -147,10 +151,12 @@ function acceptable(
     identitySource: identity.source,
     clientAddress: attempt.client,
     runs: deps.planRuns(webhook, id, parsed.value, () => newRunId(attempt.receivedAt), {
-      headers,
+      get headers() {
+        return req.headersDistinct;
+      },
       eventType,
     }),
-    request: attempt.request,
+    request: requestContext(attempt),
     eventType,
   };
 }

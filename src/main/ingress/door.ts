@@ -7,26 +7,11 @@ import { afterGate, declaredSize, noteRefusal, refuseRate, rejectAuth } from './
 import { NOT_FOUND_MESSAGE, replyError } from './reply.js';
 import { checkBearerToken, checkUrlToken } from './steps/check-token.js';
 import { clientAddress } from './steps/client-address.js';
+import { headerLines } from './steps/header-lines.js';
 import { matchIngressPath } from './steps/match-path.js';
-import { requestContext } from './steps/request-context.js';
 
 const isHealthCheck = (rawUrl: string): boolean =>
   rawUrl === '/healthz' || rawUrl.startsWith('/healthz?');
-
-/**
- * Every line of one header, as `req.headersDistinct[name]` would give it, read off the raw
- * headers: headersDistinct builds an object of every header, which a refusal never needs.
- */
-function headerLines(req: IncomingMessage, lowerCaseName: string): string[] | undefined {
-  let lines: string[] | undefined;
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === lowerCaseName.length && raw[i]!.toLowerCase() === lowerCaseName) {
-      (lines ??= []).push(raw[i + 1]!);
-    }
-  }
-  return lines;
-}
 
 /**
  * The ingress listener's handler. What can be refused from the request line and headers alone
@@ -93,7 +78,6 @@ function admit(
     target,
     client,
     receivedAt: at,
-    request: requestContext(req, target, webhook),
     secret: deps.secrets.cachedValue(webhook.factoryId, webhook.secretName),
     rateCounted: false,
   };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
-import type { PlannedRun, RequestContext } from '../store/delivery-batch.js';
+import type { PlannedRun } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { StoreKind } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
@@ -53,8 +53,6 @@ export interface Attempt {
   target: IngressTarget;
   client: string;
   receivedAt: number;
-  /** Method, path and headers (credentials redacted), stored with every log entry. */
-  request: RequestContext;
   /** The webhook's secret as cached, if the secret store has it. */
   secret: string | undefined;
   /** The delivery rate was already counted, before the body (see door.ts). */

@@ -30,6 +30,7 @@ const zero = (): RefusalCounts => ({ 404: 0, 405: 0, 429: 0 });
 const slot = (status: RefusalStatus): 0 | 1 | 2 => (status === 404 ? 0 : status === 405 ? 1 : 2);
 /** A segment a URL token could be: long and URL-safe (generated tokens are 43 characters). */
 const TOKEN_LIKE = /^[A-Za-z0-9._~-]{16,}$/;
+const PLAIN_WEBHOOK_PATH = /^\/webhooks\/w\/wh_[a-z0-9]{24}$/;
 
 /**
  * The path as it may be kept and shown: no query (it may carry a credential), everything after
@@ -37,6 +38,8 @@ const TOKEN_LIKE = /^[A-Za-z0-9._~-]{16,}$/;
  * characters. A webhook UID is not a secret and stays.
  */
 export function redactPath(raw: string): string {
+  // A webhook's own path (a scanner's 404, a runaway sender's 429) has nothing to take out.
+  if (PLAIN_WEBHOOK_PATH.test(raw)) return raw;
   const queryAt = raw.indexOf('?');
   const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
   const segments = path.split('/');

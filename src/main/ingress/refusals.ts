@@ -10,7 +10,9 @@ import type { RefusalStatus } from './refusal-tally.js';
 import { replyError } from './reply.js';
 import { clientAddress } from './steps/client-address.js';
 import { deliveryEventType } from './steps/event-type.js';
+import { rawHeaderReader } from './steps/header-lines.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
+import { requestContext } from './steps/request-context.js';
 
 /** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
 
@@ -116,9 +118,9 @@ export function rejectWithLog(
     clientAddress: client,
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
-    request: attempt.request,
+    request: requestContext(attempt),
     // The body of a refused request is never parsed: only a header can name its event here.
-    eventType: deliveryEventType(webhook, req.headersDistinct, undefined),
+    eventType: deliveryEventType(webhook, rawHeaderReader(req), undefined),
   });
   logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
@@ -135,13 +137,13 @@ export function rejectWithLog(
  */
 function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentity | null {
   const { req, webhook, deps } = attempt;
-  const headers = req.headersDistinct;
-  if (body === null) return headerIdentity(headers, webhook.deliveryIdHeader);
+  const header = rawHeaderReader(req);
+  if (body === null) return headerIdentity(header, webhook.deliveryIdHeader);
   const providerHeader = webhook.signatureScheme
     ? deps.schemes(webhook.signatureScheme).deliveryIdHeader
     : null;
-  const providerClaim = providerHeader ? (headers[providerHeader]?.[0] ?? null) : null;
-  return deliveryIdentity(headers, body, webhook.deliveryIdHeader, providerClaim);
+  const providerClaim = providerHeader ? (header(providerHeader.toLowerCase()) ?? null) : null;
+  return deliveryIdentity(header, body, webhook.deliveryIdHeader, providerClaim);
 }
 
 /**

@@ -114,7 +114,16 @@ export function createRelayMetrics(sources: MetricSources) {
     text: (): Promise<string> => registry.metrics(),
     /** After each commit: count the entries it made durable. */
     countCommitted(committed: readonly CommittedDelivery[]): void {
-      for (const d of committed) deliveries.inc({ webhook_uid: d.webhookUid, label: d.label });
+      // Once per (webhook, label) in the batch: prom-client keys every inc by its labels.
+      let run = 0;
+      for (let i = 0; i < committed.length; i++) {
+        const d = committed[i]!;
+        const next = committed[i + 1];
+        run++;
+        if (next?.webhookUid === d.webhookUid && next.label === d.label) continue;
+        deliveries.inc({ webhook_uid: d.webhookUid, label: d.label }, run);
+        run = 0;
+      }
     },
     observeCommit(seconds: number): void {
       commits.observe(seconds);

@@ -7,10 +7,9 @@ import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batc
 import { SharedScratch } from './shared-scratch.js';
 import type { BatchStoreOptions } from './sqlite-batch-store.js';
 import {
+  bodyBytes,
   fromThreadError,
-  byteLength,
-  reviveBuffers,
-  sharedCopy,
+  withSharedBodies,
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
@@ -104,9 +103,13 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       (worker) =>
         new Promise<BatchResult>((resolve, reject) => {
           const id = this.nextId++;
-          const scratch = this.scratch.take(byteLength(batch));
+          const scratch = this.scratch.take(bodyBytes(batch));
           this.waiting.set(id, { resolve, reject, scratch });
-          const message: ToWriterThread = { type: 'commit', id, batch: sharedCopy(batch, scratch) };
+          const message: ToWriterThread = {
+            type: 'commit',
+            id,
+            batch: withSharedBodies(batch, scratch),
+          };
           worker.postMessage(message);
         }),
     );
@@ -209,7 +212,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);
-        if (message.type === 'committed') waiting?.resolve(reviveBuffers(message.result));
+        if (message.type === 'committed') waiting?.resolve(message.result);
         else waiting?.reject(fromThreadError(message.error));
         this.idle();
       });

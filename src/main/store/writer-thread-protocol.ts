@@ -35,56 +35,45 @@ export function fromThreadError({ name, message, code }: ThreadError): Error {
   return Object.assign(new Error(message), { name, ...(code === null ? {} : { code }) });
 }
 
-/**
- * Structured clone turns a Buffer into a plain Uint8Array. Whatever fields the batch items carry,
- * each byte array becomes a Buffer again (a view, no copy), so the types on both sides stay true.
- */
-export function reviveBuffers<T>(value: T): T {
-  if (value instanceof Uint8Array) {
-    return (
-      Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.length)
-    ) as T;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = reviveBuffers(value[i] as unknown);
-    return value;
-  }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = reviveBuffers(record[key]);
-  }
-  return value;
-}
-
-/** How many bytes the byte arrays in `value` hold, whatever fields they are in. */
-export function byteLength(value: unknown): number {
-  if (value instanceof Uint8Array) return value.length;
-  if (Array.isArray(value))
-    return value.reduce((sum: number, v: unknown) => sum + byteLength(v), 0);
-  if (value !== null && typeof value === 'object') {
-    return Object.values(value).reduce((sum: number, v: unknown) => sum + byteLength(v), 0);
-  }
-  return 0;
+/** How many body bytes the batch's accepted deliveries hold: the size of the scratch it needs. */
+export function bodyBytes(batch: readonly BatchItem[]): number {
+  let total = 0;
+  for (const entry of batch) if (entry.kind === 'accept') total += entry.item.body.length;
+  return total;
 }
 
 /**
- * A copy of `value` in which every byte array is a view into `scratch`, memory shared with the
- * thread: posted, the bytes are not copied again into the message and out of it, and no buffer
- * is left behind per body for either thread's garbage collector. The caller's buffers stay as
- * they were.
+ * The batch as it is posted: each accepted delivery's body copied into `scratch`, memory shared
+ * with the thread, so the bytes are not copied again into the message and out of it and no
+ * buffer is left behind per body for either thread's garbage collector. Only the item holding a
+ * body is copied (shallowly); structured clone copies the rest. The caller's batch stays as it was.
  */
-export function sharedCopy<T>(value: T, scratch: SharedArrayBuffer, at = { offset: 0 }): T {
-  if (value instanceof Uint8Array) {
-    const view = new Uint8Array(scratch, at.offset, value.length);
-    view.set(value);
-    at.offset += value.length;
-    return view as T;
+export function withSharedBodies(
+  batch: readonly BatchItem[],
+  scratch: SharedArrayBuffer,
+): BatchItem[] {
+  let offset = 0;
+  return batch.map((entry): BatchItem => {
+    if (entry.kind !== 'accept') return entry;
+    const { body } = entry.item;
+    const view = new Uint8Array(scratch, offset, body.length);
+    view.set(body);
+    offset += body.length;
+    return { kind: 'accept', item: { ...entry.item, body: view as Buffer } };
+  });
+}
+
+/**
+ * On the thread: structured clone turned each body into a plain Uint8Array (a view of the shared
+ * scratch); it becomes a Buffer again (a view, no copy), as the SQL and the types expect.
+ */
+export function reviveBodies(batch: BatchItem[]): BatchItem[] {
+  for (const entry of batch) {
+    if (entry.kind !== 'accept') continue;
+    const body: Uint8Array = entry.item.body;
+    if (!Buffer.isBuffer(body)) {
+      entry.item.body = Buffer.from(body.buffer, body.byteOffset, body.length);
+    }
   }
-  if (Array.isArray(value)) return value.map((v: unknown) => sharedCopy(v, scratch, at)) as T;
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) copy[key] = sharedCopy(v, scratch, at);
-    return copy as T;
-  }
-  return value;
+  return batch;
 }

@@ -2,8 +2,8 @@
  * The SQLite writer thread's entry (a worker_threads worker started by `SqliteWriterThread`): its
  * own connection to the relay's file, with the main connection's pragmas, and one
  * `sqliteBatchCommitter` transaction (and fsync) per batch, off the thread that parses and
- * verifies requests. Batches arrive by structured clone and go to the SQL as they are, so fields
- * the accept path adds need nothing here.
+ * verifies requests. Batches arrive by structured clone (the bodies in memory shared with the main
+ * thread) and go to the SQL as they are, so plain fields the accept path adds need nothing here.
  * The search indexer runs here too, between batches: on the main thread its transactions held
  * the write lock these commits waited for (p99 of that wait: 36 ms under the bench's load), and
  * its slices stalled the parsing of requests.
@@ -14,7 +14,7 @@ import type { BatchItem, BatchResult } from './delivery-batch.js';
 import { sqliteBatchCommitter } from './sqlite-batch-store.js';
 import { createSearchIndex, SearchIndexer } from './search-index.js';
 import {
-  reviveBuffers,
+  reviveBodies,
   toThreadError,
   type FromWriterThread,
   type ToWriterThread,
@@ -61,7 +61,7 @@ if (writer) {
       return;
     }
     try {
-      const result = writer.commit(reviveBuffers(message.batch));
+      const result = writer.commit(reviveBodies(message.batch));
       indexer.markBusy();
       send({ type: 'committed', id: message.id, result });
     } catch (error) {

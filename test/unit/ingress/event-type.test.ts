@@ -5,10 +5,14 @@ import {
 } from '../../../src/main/ingress/schemes/provider-events.js';
 import { SigningError } from '../../../src/main/ingress/schemes/verification.js';
 import { deliveryEventType } from '../../../src/main/ingress/steps/event-type.js';
+import { distinctHeaderReader } from '../../../src/main/ingress/steps/header-lines.js';
 import { parseEventTypePath, toEventType } from '../../../src/shared/event-type.js';
 
 const headers = (pairs: Record<string, string>) =>
-  Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k.toLowerCase(), [v]]));
+  distinctHeaderReader(
+    Object.fromEntries(Object.entries(pairs).map(([k, v]) => [k.toLowerCase(), [v]])),
+  );
+const none = headers({});
 
 const webhook = (eventTypePath: string | null) => ({
   authMode: 'token' as const,
@@ -19,11 +23,11 @@ const webhook = (eventTypePath: string | null) => ({
 describe('event types from a webhook’s eventTypePath', () => {
   it('reads a dotted body path, with or without "$.", indexing arrays by number', () => {
     const body = { event: { type: 'build.done' }, items: [{ kind: 'deploy' }] };
-    expect(deliveryEventType(webhook('event.type'), {}, body)).toBe('build.done');
-    expect(deliveryEventType(webhook('$.event.type'), {}, body)).toBe('build.done');
-    expect(deliveryEventType(webhook('items.0.kind'), {}, body)).toBe('deploy');
-    expect(deliveryEventType(webhook('items.first.kind'), {}, body)).toBeNull();
-    expect(deliveryEventType(webhook('event.missing'), {}, body)).toBeNull();
+    expect(deliveryEventType(webhook('event.type'), none, body)).toBe('build.done');
+    expect(deliveryEventType(webhook('$.event.type'), none, body)).toBe('build.done');
+    expect(deliveryEventType(webhook('items.0.kind'), none, body)).toBe('deploy');
+    expect(deliveryEventType(webhook('items.first.kind'), none, body)).toBeNull();
+    expect(deliveryEventType(webhook('event.missing'), none, body)).toBeNull();
   });
 
   it('reads header:<name> case-insensitively, even for a refused request whose body was never read', () => {
@@ -73,7 +77,7 @@ describe('event types each provider names (§13)', () => {
       'push',
     );
     expect(providerEventType('github', sent, undefined)).toBe('pull_request');
-    expect(providerEventType('github', {}, { action: 'opened' })).toBeNull();
+    expect(providerEventType('github', none, { action: 'opened' })).toBeNull();
   });
 
   it('shopify: X-Shopify-Topic, or the Events API’s Shopify-Topic', () => {
@@ -92,24 +96,24 @@ describe('event types each provider names (§13)', () => {
   });
 
   it('stripe, standard-webhooks and linear: the body’s type; paddle: event_type', () => {
-    expect(providerEventType('stripe', {}, { type: 'invoice.paid', object: 'event' })).toBe(
+    expect(providerEventType('stripe', none, { type: 'invoice.paid', object: 'event' })).toBe(
       'invoice.paid',
     );
-    expect(providerEventType('standard-webhooks', {}, { type: 'user.created' })).toBe(
+    expect(providerEventType('standard-webhooks', none, { type: 'user.created' })).toBe(
       'user.created',
     );
-    expect(providerEventType('linear', {}, { type: 'Issue', action: 'create' })).toBe('Issue');
-    expect(providerEventType('paddle', {}, { event_type: 'transaction.completed' })).toBe(
+    expect(providerEventType('linear', none, { type: 'Issue', action: 'create' })).toBe('Issue');
+    expect(providerEventType('paddle', none, { event_type: 'transaction.completed' })).toBe(
       'transaction.completed',
     );
-    expect(providerEventType('stripe', {}, ['not', 'an', 'object'])).toBeNull();
+    expect(providerEventType('stripe', none, ['not', 'an', 'object'])).toBeNull();
   });
 
   it('slack: an event callback names its inner event.type, anything else its type', () => {
     expect(
-      providerEventType('slack', {}, { type: 'event_callback', event: { type: 'app_mention' } }),
+      providerEventType('slack', none, { type: 'event_callback', event: { type: 'app_mention' } }),
     ).toBe('app_mention');
-    expect(providerEventType('slack', {}, { type: 'url_verification', challenge: 'c' })).toBe(
+    expect(providerEventType('slack', none, { type: 'url_verification', challenge: 'c' })).toBe(
       'url_verification',
     );
   });

@@ -1,6 +1,6 @@
 import { toEventType } from '../../../shared/event-type.js';
 import type { SignatureSchemeName } from '../../../shared/signature-schemes.js';
-import type { DistinctHeaders } from './scheme.js';
+import type { HeaderReader } from './scheme.js';
 import { SigningError } from './verification.js';
 
 /**
@@ -19,8 +19,8 @@ const GITLAB_EVENT = 'X-Gitlab-Event';
 export const SHOPIFY_SHOP_DOMAIN = 'hookport-send.myshopify.com';
 export const SHOPIFY_API_VERSION = '2025-07';
 
-function header(headers: DistinctHeaders, name: string): string | undefined {
-  return headers[name.toLowerCase()]?.[0];
+function header(read: HeaderReader, name: string): string | undefined {
+  return read(name.toLowerCase());
 }
 
 function field(payload: unknown, key: string): unknown {
@@ -38,7 +38,7 @@ function field(payload: unknown, key: string): unknown {
  */
 export function providerEventType(
   scheme: SignatureSchemeName,
-  headers: DistinctHeaders,
+  headers: HeaderReader,
   payload: unknown,
 ): string | null {
   switch (scheme) {

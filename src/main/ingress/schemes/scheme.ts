@@ -6,6 +6,9 @@ import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/si
  */
 export type DistinctHeaders = Readonly<Record<string, readonly string[] | undefined>>;
 
+/** The first value of a request header, by its lower-case name; undefined when it was not sent. */
+export type HeaderReader = (lowerCaseName: string) => string | undefined;
+
 /** What a verifier sees: the headers and the exact raw body bytes, never a re-serialized body. */
 export interface VerifyInput {
   headers: DistinctHeaders;

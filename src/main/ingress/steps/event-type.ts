@@ -1,7 +1,7 @@
 import { parseEventTypePath, readBodyPath, toEventType } from '../../../shared/event-type.js';
 import type { WebhookRecord } from '../../store/webhooks-repo.js';
 import { providerEventType } from '../schemes/provider-events.js';
-import type { DistinctHeaders } from '../schemes/scheme.js';
+import type { HeaderReader } from '../schemes/scheme.js';
 
 /**
  * The event type of a delivery (PRODUCT.md §13), from what the ingress already parsed: the
@@ -10,16 +10,16 @@ import type { DistinctHeaders } from '../schemes/scheme.js';
  */
 export function deliveryEventType(
   webhook: Pick<WebhookRecord, 'authMode' | 'signatureScheme' | 'eventTypePath'>,
-  headers: DistinctHeaders,
+  header: HeaderReader,
   payload: unknown,
 ): string | null {
   const scheme = webhook.authMode === 'signature' ? webhook.signatureScheme : null;
   if (scheme !== null && scheme !== 'hmac-sha256') {
-    return providerEventType(scheme, headers, payload);
+    return providerEventType(scheme, header, payload);
   }
   if (webhook.eventTypePath === null) return null;
   const source = parseEventTypePath(webhook.eventTypePath);
   if ('error' in source) return null;
-  if (source.kind === 'header') return toEventType(headers[source.name]?.[0]);
+  if (source.kind === 'header') return toEventType(header(source.name));
   return payload === undefined ? null : toEventType(readBodyPath(payload, source.keys));
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IdentitySource } from '../../store/deliveries-repo.js';
-import type { DistinctHeaders } from '../schemes/scheme.js';
+import type { HeaderReader } from '../schemes/scheme.js';
 
 export interface DeliveryIdentity {
   identity: string;
@@ -12,21 +12,21 @@ const MAX_IDENTITY_LENGTH = 200;
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
-function fromHeader(headers: DistinctHeaders, name: string | null): string | null {
+function fromHeader(header: HeaderReader, name: string | null): string | null {
   if (name === null) return null;
-  const value = headers[name.toLowerCase()]?.[0]?.trim();
+  const value = header(name.toLowerCase())?.trim();
   if (!value) return null;
   return value.length > MAX_IDENTITY_LENGTH ? `sha256:${sha256(value)}` : value;
 }
 
 /** Identity from headers alone (steps 1 and 3), for a request whose body was never read. */
 export function headerIdentity(
-  headers: DistinctHeaders,
+  header: HeaderReader,
   webhookHeader: string | null,
 ): DeliveryIdentity | null {
-  const configured = fromHeader(headers, webhookHeader);
+  const configured = fromHeader(header, webhookHeader);
   if (configured) return { identity: configured, source: 'delivery-id-header' };
-  const service = fromHeader(headers, 'x-service-delivery-id');
+  const service = fromHeader(header, 'x-service-delivery-id');
   if (service) return { identity: service, source: 'x-service-delivery-id' };
   return null;
 }
@@ -36,12 +36,12 @@ export function headerIdentity(
  * X-Service-Delivery-Id, a SHA-256 of the raw body (PRODUCT.md §3). Scoped per webhook by the caller.
  */
 export function deliveryIdentity(
-  headers: DistinctHeaders,
+  header: HeaderReader,
   body: Buffer,
   webhookHeader: string | null,
   providerDeliveryId: string | null,
 ): DeliveryIdentity {
-  const configured = fromHeader(headers, webhookHeader);
+  const configured = fromHeader(header, webhookHeader);
   if (configured) return { identity: configured, source: 'delivery-id-header' };
   if (providerDeliveryId) {
     const provider =
@@ -51,6 +51,6 @@ export function deliveryIdentity(
     return { identity: provider, source: 'provider-header' };
   }
   return (
-    headerIdentity(headers, null) ?? { identity: `sha256:${sha256(body)}`, source: 'body-sha256' }
+    headerIdentity(header, null) ?? { identity: `sha256:${sha256(body)}`, source: 'body-sha256' }
   );
 }

@@ -7,12 +7,18 @@ import type { IngressTarget } from './match-path.js';
 /**
  * The request as the log keeps it: method, the target with a URL token as `{token}`, and the
  * headers in received order with names as sent. Node's header limit (16 KB by default) bounds it.
+ * Built only for a request that gets a log entry: a 429 needs none, and a request waiting for its
+ * commit does not carry it from the door.
  */
-export function requestContext(
-  req: IncomingMessage,
-  target: IngressTarget,
-  webhook: WebhookRecord,
-): RequestContext {
+export function requestContext({
+  req,
+  target,
+  webhook,
+}: {
+  req: IncomingMessage;
+  target: IngressTarget;
+  webhook: WebhookRecord;
+}): RequestContext {
   const raw = req.url ?? '/';
   // Rebuilt from the matched parts, so the token can never survive in the stored path.
   const query = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
