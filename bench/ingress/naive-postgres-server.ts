@@ -1,10 +1,10 @@
 /**
  * The naive PostgreSQL baseline: node:http + JSON.parse + one transaction per request on a pool
  * (synchronous_commit=on, as the relay's): the dedupe key by `ON CONFLICT`, the log row, its
- * request context and its payload (the relay's rows, in the relay's migrated schema: queued for
- * the search index, which nothing here works through), COMMIT, then 202. The database comes from
- * HOOKPORT_DATABASE_URL. `no-search` leaves the search out, as relay-server.ts does, to compare
- * without it.
+ * request context and its payload (the relay's rows, in the relay's migrated schema, indexed for
+ * search in the same transaction: a naive server has no background indexer), COMMIT, then 202.
+ * The database comes from HOOKPORT_DATABASE_URL. `no-search` leaves the search out, as
+ * relay-server.ts does, to compare without it.
  * Usage: naive-postgres-server.ts <pool-size> [no-search]. Prints `{"url"}` when listening.
  */
 import { createHash } from 'node:crypto';
@@ -14,16 +14,16 @@ import { withTransaction } from '../../src/main/store/postgres/client.js';
 import { migratePostgres } from '../../src/main/store/postgres/migrate.js';
 import { openPostgresPool } from '../../src/main/store/postgres/pool.js';
 import { onJsonBody, reply, serveBaseline } from './baseline-server.js';
-import { POSTGRES_WITHOUT_SEARCH } from './without-search.js';
+import { POSTGRES_INDEXED_AT_INSERT, POSTGRES_WITHOUT_SEARCH } from './without-search.js';
 
 const WEBHOOK = 'wh_naivepostgres00000000000';
 const databaseUrl = process.env.HOOKPORT_DATABASE_URL;
 if (!databaseUrl) throw new Error('naive-postgres-server: set HOOKPORT_DATABASE_URL');
 const pool = openPostgresPool(databaseUrl, { max: Number(process.argv[2] ?? 10) });
 await migratePostgres(pool);
-if (process.argv[3] === 'no-search') {
-  await pool.query(POSTGRES_WITHOUT_SEARCH);
-}
+await pool.query(
+  process.argv[3] === 'no-search' ? POSTGRES_WITHOUT_SEARCH : POSTGRES_INDEXED_AT_INSERT,
+);
 
 async function accept(req: IncomingMessage, id: string, body: Buffer): Promise<void> {
   const header = req.headers['x-service-delivery-id'];
