@@ -103,3 +103,14 @@ export function entryBase(item: AcceptItem) {
     eventType: item.eventType,
   };
 }
+
+/**
+ * `store` with its commit wrapped (timed, or followed by a wake-up), every other property, such
+ * as how many commits it takes at once and how large a batch, carried over as it is.
+ */
+export function wrapCommit(
+  store: DeliveryBatchStore,
+  wrap: (commit: DeliveryBatchStore['commit']) => DeliveryBatchStore['commit'],
+): DeliveryBatchStore {
+  return { ...store, commit: wrap((batch) => store.commit(batch)) };
+}

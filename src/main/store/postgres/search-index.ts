@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { DeliveryBatchStore } from '../delivery-batch.js';
+import { wrapCommit, type DeliveryBatchStore } from '../delivery-batch.js';
 import type { IndexRun, SearchIndexer } from '../search-index.js';
 import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
@@ -79,13 +79,9 @@ export function createPostgresSearchIndex(pool: PgPool) {
 
 /** The accept path as it was, telling the indexer after each commit that deliveries arrive. */
 export function markingBusy(store: DeliveryBatchStore, indexer: SearchIndexer): DeliveryBatchStore {
-  return {
-    commitsInFlight: store.commitsInFlight,
-    maxBatchItems: store.maxBatchItems,
-    async commit(batch) {
-      const result = await store.commit(batch);
-      indexer.markBusy();
-      return result;
-    },
-  };
+  return wrapCommit(store, (commit) => async (batch) => {
+    const result = await commit(batch);
+    indexer.markBusy();
+    return result;
+  });
 }
