@@ -36,7 +36,7 @@ import { deliveryJson } from './service/to-json.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
 import { openStore } from './store/open-store.js';
-import { bridgePeers } from './replicas/peer-bridge.js';
+import { bridgePeers, warnLagging } from './replicas/peer-bridge.js';
 import type { Store } from './store/store.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -114,14 +114,9 @@ async function startOn(
     }));
   await settings.setSecretBackend(secretStore.backend);
   // A rotation answers once every relay on the store uses the new value (§16).
-  const secrets = new TeamSecrets(store.secrets, secretStore, now, async () => {
-    const lagging = await store.peers.announce('secrets', true);
-    if (lagging.length > 0) {
-      log.warn(
-        `[secrets] relays ${lagging.join(', ')} did not confirm the change within 10 s; they read it at their next poll (5 s)`,
-      );
-    }
-  });
+  const secrets = new TeamSecrets(store.secrets, secretStore, now, async () =>
+    warnLagging(log, 'secrets', await store.peers.announce('secrets', true)),
+  );
   for (const account of await secrets.load()) {
     log.warn(
       `[secrets] ${account} has no value in the ${secretStore.backend} store; its webhooks will answer 401`,
@@ -191,14 +186,18 @@ async function startOn(
     RATE_WINDOW_MS,
   );
   const failedAuth = store.rateGate('failed-auth', FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
-  const unbridge = bridgePeers({
+  const bridge = bridgePeers({
     peers: store.peers,
     events,
     store,
     reload: {
-      // The `changed` event the bridge then emits replans automations and rechecks alarms.
-      webhooks: () => directory.reloadAll(),
-      automations: () => Promise.resolve(),
+      // Awaited here, before this relay confirms the change: a delivery it accepts next is
+      // planned with it. The `changed` event the bridge then emits rechecks alarms.
+      webhooks: async () => {
+        await directory.reloadAll();
+        await automationIndex.reload();
+      },
+      automations: () => automationIndex.reload(),
       secrets: async () => void (await secrets.load()),
       settings: () => settings.reload(),
       tokens: () => Promise.resolve(),
@@ -271,6 +270,7 @@ async function startOn(
     attempts: store.attempts,
     scans: store.scans,
     forwardTimeoutMs: config.forwardTimeoutMs,
+    peersSettled: () => bridge.settled(),
   });
 
   let ingress: Listener | null = null;
@@ -367,7 +367,7 @@ async function startOn(
         await dispatcher.stop();
         await definitions.close();
         await alarms.idle();
-        unbridge();
+        bridge.stop();
         await store.close();
       })()),
   };

@@ -21,14 +21,34 @@ export interface PeerBridgeDeps {
   log: Logger;
 }
 
+/** Relays that did not confirm a change in time still read it at their next resync poll. */
+export function warnLagging(log: Logger, resource: SharedResource, lagging: string[]): void {
+  if (lagging.length === 0) return;
+  log.warn(
+    `[replicas] relays ${lagging.join(', ')} did not confirm the change to ${resource} within 10 s; they read it at their next poll (5 s)`,
+  );
+}
+
+export interface PeerBridge {
+  /**
+   * Resolves once every change this relay announced so far is in every live relay's caches (or
+   * the wait for one ran out, which is logged): a management write answers after it, so a
+   * delivery sent to any relay next is planned with what was saved.
+   */
+  settled(): Promise<void>;
+  stop(): void;
+}
+
 /**
- * Keeps this relay in step with the others on its store: what it writes is published (ids), what others write reaches its caches and its UI's live events as if written
- * here. Secrets are announced by TeamSecrets itself, which waits for every relay. On SQLite the
- * relay is alone and nothing travels. Returns the unsubscribe.
+ * Keeps this relay in step with the others on its store: what it writes is published (ids), what
+ * others write reaches its caches and its UI's live events as if written here. Secrets are
+ * announced by TeamSecrets itself, which waits for every relay too. On SQLite the relay is alone
+ * and nothing travels.
  */
-export function bridgePeers(deps: PeerBridgeDeps): () => void {
+export function bridgePeers(deps: PeerBridgeDeps): PeerBridge {
   const { peers, events, log } = deps;
   let relaying = false;
+  const announcing = new Set<Promise<void>>();
   const relay = (event: RelayEvent): void => {
     relaying = true;
     try {
@@ -46,9 +66,7 @@ export function bridgePeers(deps: PeerBridgeDeps): () => void {
       if (event.type === 'delivery') peers.publish('deliveries', [event.delivery.id]);
       else if (event.type === 'run') peers.publish('runs', [event.run.id]);
       else if (event.type === 'attempt') peers.publish('attempts', [event.attempt.id]);
-      else if (event.type === 'changed' && event.resource !== 'secrets') {
-        peers.announce(event.resource, false).catch(failed(`announcing ${event.resource}`));
-      }
+      else if (event.type === 'changed' && event.resource !== 'secrets') announce(event.resource);
     }),
     peers.subscribe('deliveries', (ids) => {
       deps.wake();
@@ -67,6 +85,14 @@ export function bridgePeers(deps: PeerBridgeDeps): () => void {
     relay({ type: 'changed', resource });
   });
   peers.onRunLost((runId) => deps.abandonRun(runId));
+
+  function announce(resource: SharedResource): void {
+    const done: Promise<void> = peers
+      .announce(resource, true)
+      .then((lagging) => warnLagging(log, resource, lagging), failed(`announcing ${resource}`))
+      .finally(() => announcing.delete(done));
+    announcing.add(done);
+  }
 
   async function readDeliveries(ids: readonly string[]): Promise<void> {
     const committed: CommittedDelivery[] = [];
@@ -103,7 +129,10 @@ export function bridgePeers(deps: PeerBridgeDeps): () => void {
     }
   }
 
-  return () => {
-    for (const unsubscribe of unsubscribers) unsubscribe();
+  return {
+    settled: async () => void (await Promise.all(announcing)),
+    stop: () => {
+      for (const unsubscribe of unsubscribers) unsubscribe();
+    },
   };
 }

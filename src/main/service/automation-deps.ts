@@ -28,6 +28,8 @@ export interface AutomationServiceDeps {
   scans: Async<DeliveryScans>;
   /** How long one forward may take in all; tests shorten it. */
   forwardTimeoutMs?: number;
+  /** Resolves once every change announced so far is in every live relay's caches. */
+  peersSettled: () => Promise<void>;
 }
 
 export type FullServiceDeps = ServiceDeps & AutomationServiceDeps;

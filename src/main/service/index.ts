@@ -1,3 +1,4 @@
+import { contract, type MethodName } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUniqueViolation } from '../store/unique-violation.js';
 import { alarmHandlers } from './alarms.js';
@@ -19,7 +20,7 @@ import { tokenHandlers } from './tokens.js';
 import { webhookHandlers } from './webhooks.js';
 
 export function createManagementService(deps: FullServiceDeps): ServiceHandlers {
-  return conflictsAnswered({
+  const handlers = conflictsAnswered({
     ...webhookHandlers(deps),
     ...deliveryHandlers(deps),
     ...tokenHandlers(deps),
@@ -36,6 +37,31 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...forwardingHandlers(deps),
     ...filterLabHandlers(deps),
   } satisfies ServiceHandlers);
+  return settledAcrossRelays(handlers, deps.peersSettled);
+}
+
+/**
+ * A management write answers once every relay of the store has it in its caches (PRODUCT §16:
+ * equal replicas): an automation created through one relay starts runs for a delivery the next
+ * moment sent to another. Reads answer at once.
+ */
+function settledAcrossRelays(
+  handlers: ServiceHandlers,
+  settled: () => Promise<void>,
+): ServiceHandlers {
+  const answered: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    const call = handler as (...args: unknown[]) => Promise<unknown>;
+    answered[name] =
+      contract[name as MethodName].role === 'view'
+        ? call
+        : async (...args: unknown[]): Promise<unknown> => {
+            const result = await call(...args);
+            await settled();
+            return result;
+          };
+  }
+  return answered as unknown as ServiceHandlers;
 }
 
 /**
