@@ -1,19 +1,48 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 
+/** One state's slices: how long each may take (it takes at least one entry), and how often. */
+export interface SliceSize {
+  ms: number;
+  /** The share of time the index may take: a slice of t ms is followed by t / share - t of rest. */
+  share: number;
+}
+
 /**
- * While deliveries are being committed: a short slice of each tick. Each slice holds the write
- * lock the writer thread's accept commits wait for (and the main thread's event loop; on
- * PostgreSQL, database time the accept transactions compete for), so slices stay short and come
- * often rather than long and rare.
+ * How the index takes its time, by what the ingress is doing. Each slice holds what accept
+ * commits need while it runs (SQLite's write lock on the writer thread; on PostgreSQL, database
+ * time every relay's accepts share), so the store chooses the grain and the shares.
  */
-const BUSY_BUDGET_MS = 2;
-/** Still busy, but behind for this many ticks in a row (5 s): a larger slice, so the queue shrinks. */
-const BEHIND_TICKS = 100;
-const BEHIND_BUDGET_MS = 5;
-/** When the ingress has been quiet since the last tick. */
-const IDLE_BUDGET_MS = 20;
-const TICK_MS = 50;
+export interface IndexPacing {
+  /** While deliveries are being committed. */
+  busy: SliceSize;
+  /** Still busy, and behind for 5 s: the busy share would never shrink the queue. */
+  behind: SliceSize;
+  /** When the ingress has been quiet since the last slice. */
+  idle: SliceSize;
+}
+
+/**
+ * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
+ * and once the relay is quiet the index takes most of the thread (a delivery arriving then waits
+ * one 5 ms slice at most, and the slices after it are busy ones).
+ */
+export const SQLITE_PACING: IndexPacing = {
+  busy: { ms: 0.5, share: 0.04 },
+  behind: { ms: 0.5, share: 0.1 },
+  idle: { ms: 5, share: 0.8 },
+};
+/**
+ * Each PostgreSQL slice is a transaction of round trips: fewer, longer ones. A quiet relay's
+ * slices still compete with the other relays' accepts on the database: less than half of it.
+ */
+export const POSTGRES_PACING: IndexPacing = {
+  busy: { ms: 2, share: 0.04 },
+  behind: { ms: 5, share: 0.1 },
+  idle: { ms: 20, share: 0.4 },
+};
+
+const BEHIND_AFTER_MS = 5_000;
 /**
  * Quiet, and the last slice found nothing: look again this much later (a commit here looks at
  * once). On PostgreSQL each look is a round trip, and other relays' deliveries are queued there
@@ -98,35 +127,43 @@ export interface IndexSlices {
 const RETRY_AFTER_ERROR_MS = 5_000;
 
 /**
- * Runs the search index in the background: a few milliseconds per tick while deliveries are
- * arriving (more if that has not kept up for a while), and more once the ingress is quiet.
- * `markBusy` is called on every commit. SQLite's writer thread runs it between its commits (see
- * writer-thread.ts), each PostgreSQL relay beside its accept path (postgres/search-index.ts);
- * `onSlice` hears how each slice went. A slice that fails is reported and retried a while later.
+ * Runs the search index in the background: a share of the time while deliveries are arriving
+ * (more if that has not kept up for a while), and more once the ingress is quiet, in slices the
+ * store's pacing sizes. `markBusy` is called on every commit. SQLite's writer thread runs it
+ * between its commits (see writer-thread.ts), each PostgreSQL relay beside its accept path
+ * (postgres/search-index.ts); `onSlice` hears how each slice went. A slice that fails is reported
+ * and retried a while later.
  */
 export class SearchIndexer {
   private busy = false;
-  private behind = 0;
+  /** When the queue was last found empty (or indexing began). */
+  private caughtUpAt = performance.now();
   private timer: NodeJS.Timeout | null = null;
   /**
-   * A slice indexes at least one entry, and a 64 KB payload takes several busy budgets: while
-   * deliveries arrive, such a slice is paid for by skipping ticks, so that the index never takes
-   * more of the writer thread than its budget's share of each tick.
+   * When the next slice may start: the last one's time divided by the state's share. A slice
+   * indexes at least one entry, and a 64 KB payload may take several budgets: such a slice is
+   * paid for by a longer rest, so the index never takes more than its share.
    */
-  private restUntil = 0;
+  private nextAt = 0;
   private retryAt = 0;
   private lookAgainAt = 0;
   /** A slice that answers asynchronously and has not yet: ticks wait for it. */
   private slicing: Promise<void> | null = null;
+  private readonly tickMs: number;
 
   constructor(
     private readonly index: IndexSlices,
+    private readonly pacing: IndexPacing,
     private readonly onError: (error: unknown) => void,
     private readonly onSlice: (run: IndexRun) => void = () => {},
-  ) {}
+  ) {
+    // Often enough that no state's slices come much later than its share allows.
+    const every = ({ ms, share }: SliceSize): number => ms / share;
+    this.tickMs = Math.min(every(pacing.busy), every(pacing.behind), every(pacing.idle)) / 2;
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
   }
 
@@ -136,20 +173,20 @@ export class SearchIndexer {
 
   tick(): void {
     const started = performance.now();
-    if (this.slicing || started < this.retryAt) return;
-    if (this.busy ? started < this.restUntil : started < this.lookAgainAt) return;
-    const budget = !this.busy
-      ? IDLE_BUDGET_MS
-      : this.behind >= BEHIND_TICKS
-        ? BEHIND_BUDGET_MS
-        : BUSY_BUDGET_MS;
+    if (this.slicing || started < this.retryAt || started < this.nextAt) return;
+    if (!this.busy && started < this.lookAgainAt) return;
+    const { ms, share } = !this.busy
+      ? this.pacing.idle
+      : started - this.caughtUpAt >= BEHIND_AFTER_MS
+        ? this.pacing.behind
+        : this.pacing.busy;
     this.busy = false;
     try {
-      const run = this.index.indexSome(budget);
-      if (!(run instanceof Promise)) return this.sliced(started, budget, run);
+      const run = this.index.indexSome(ms);
+      if (!(run instanceof Promise)) return this.sliced(started, share, run);
       this.slicing = run
         .then(
-          (done) => this.sliced(started, budget, done),
+          (done) => this.sliced(started, share, done),
           (error: unknown) => this.failed(error),
         )
         .finally(() => (this.slicing = null));
@@ -168,10 +205,10 @@ export class SearchIndexer {
     await this.slicing;
   }
 
-  private sliced(started: number, budget: number, run: IndexRun): void {
-    const spent = performance.now() - started;
-    this.restUntil = started + Math.max(0, spent / budget - 1) * TICK_MS;
-    this.behind = run.more ? this.behind + 1 : 0;
+  private sliced(started: number, share: number, run: IndexRun): void {
+    const now = performance.now();
+    this.nextAt = started + (now - started) / share;
+    if (!run.more) this.caughtUpAt = now;
     this.lookAgainAt = run.indexed === 0 && !run.more ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
   }

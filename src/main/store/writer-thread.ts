@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from './delivery-batch.js';
 import { sqliteBatchCommitter } from './sqlite-batch-store.js';
-import { createSearchIndex, SearchIndexer } from './search-index.js';
+import { createSearchIndex, SearchIndexer, SQLITE_PACING } from './search-index.js';
 import {
   reviveBodies,
   toThreadError,
@@ -43,6 +43,7 @@ if (writer) {
   let queued = false;
   const indexer = new SearchIndexer(
     createSearchIndex(writer.db),
+    SQLITE_PACING,
     (error) => send({ type: 'index-failed', error: toThreadError(error) }),
     // The main thread keeps an idle thread up while entries are still queued.
     ({ indexed, more }) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Logger } from '../../log.js';
 import { INTERRUPTED_BY_LOST_RELAY } from '../../runs/interrupted.js';
-import { SearchIndexer } from '../search-index.js';
+import { POSTGRES_PACING, SearchIndexer } from '../search-index.js';
 import type { Store, StoreRepositories } from '../store.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { createPostgresAlarmsRepository } from './alarms-repo.js';
@@ -130,6 +130,7 @@ export async function openPostgresStore(
     // The log search indexes payloads after their 202, on every replica (migration 10).
     const indexer = new SearchIndexer(
       createPostgresSearchIndex(pool),
+      POSTGRES_PACING,
       onError('indexing the log for search failed (retrying)'),
     );
     indexer.start();
