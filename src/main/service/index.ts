@@ -40,53 +40,53 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
   return settledAcrossRelays(handlers, deps.peersSettled);
 }
 
+type Call = (...args: unknown[]) => Promise<unknown>;
+
+/** The same handlers, each passed through `wrap` with its method's name. */
+function eachHandler(
+  handlers: ServiceHandlers,
+  wrap: (name: MethodName, call: Call) => Call,
+): ServiceHandlers {
+  const wrapped: Record<string, Call> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    wrapped[name] = wrap(name as MethodName, handler as Call);
+  }
+  return wrapped as unknown as ServiceHandlers;
+}
+
 /**
  * A management write answers once every relay of the store has it in its caches (PRODUCT §16:
  * equal replicas): an automation created through one relay starts runs for a delivery the next
  * moment sent to another. Reads answer at once.
  */
-function settledAcrossRelays(
-  handlers: ServiceHandlers,
-  settled: () => Promise<void>,
-): ServiceHandlers {
-  const answered: Record<string, unknown> = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    const call = handler as (...args: unknown[]) => Promise<unknown>;
-    answered[name] =
-      contract[name as MethodName].role === 'view'
-        ? call
-        : async (...args: unknown[]): Promise<unknown> => {
-            const result = await call(...args);
-            await settled();
-            return result;
-          };
-  }
-  return answered as unknown as ServiceHandlers;
-}
+const settledAcrossRelays = (handlers: ServiceHandlers, settled: () => Promise<void>) =>
+  eachHandler(handlers, (name, call) =>
+    contract[name].role === 'view'
+      ? call
+      : async (...args) => {
+          const result = await call(...args);
+          await settled();
+          return result;
+        },
+  );
 
 /**
  * A unique key that refused a write is a 409 the caller can act on, not an internal error: a
  * relay checks a name before writing it, but another relay on the same database may write the
  * same name in between.
  */
-function conflictsAnswered(handlers: ServiceHandlers): ServiceHandlers {
-  const answered: Record<string, unknown> = {};
-  for (const [name, handler] of Object.entries(handlers)) {
-    const call = handler as (...args: unknown[]) => Promise<unknown>;
-    answered[name] = async (...args: unknown[]): Promise<unknown> => {
-      try {
-        return await call(...args);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        throw new ApiError(
-          'conflict',
-          'The same name was just written by another change (another relay of this database, perhaps); reload and try again.',
-        );
-      }
-    };
-  }
-  return answered as unknown as ServiceHandlers;
-}
+const conflictsAnswered = (handlers: ServiceHandlers) =>
+  eachHandler(handlers, (_name, call) => async (...args) => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw new ApiError(
+        'conflict',
+        'The same name was just written by another change (another relay of this database, perhaps); reload and try again.',
+      );
+    }
+  });
 
 export type { ServiceDeps } from './deps.js';
 export type { AutomationServiceDeps, FullServiceDeps } from './automation-deps.js';
