@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { newDeliveryId, newRunId } from '../ids.js';
 import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
-import type { AcceptItem } from '../store/delivery-batch.js';
+import type { AcceptItem, AcceptOutcome } from '../store/delivery-batch.js';
 import type { Attempt, DeliverySeen, IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
@@ -79,19 +79,30 @@ async function receive(attempt: Attempt): Promise<void> {
   }
   const item = acceptable(attempt, read.body, verified.deliveryId);
   if (!item) return;
+  // Handed over, not awaited here: this frame would keep the body until the commit ends.
+  return answerOnceCommitted(attempt, item.id, item.body.length, attempt.deps.writer.accept(item));
+}
+
+/** Step 9: the 202, once the delivery is durable, and its line in the relay's output. */
+async function answerOnceCommitted(
+  attempt: Attempt,
+  deliveryId: string,
+  bytes: number,
+  committed: Promise<AcceptOutcome>,
+): Promise<void> {
+  const outcome = await committed;
   const { deps, webhook } = attempt;
-  const outcome = await deps.writer.accept(item);
   logDelivery(
     deps.log,
     202,
     outcome.label,
     webhook.uid,
-    item.id,
-    item.body.length,
+    deliveryId,
+    bytes,
     describeOutcome(outcome),
     attempt.client,
   );
-  replyJson(attempt.res, 202, { delivery_id: item.id });
+  replyJson(attempt.res, 202, { delivery_id: deliveryId });
 }
 
 /** Step 4 for signature webhooks: the provider's delivery ID when the signature holds. */

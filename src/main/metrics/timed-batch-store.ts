@@ -6,10 +6,12 @@ export function timedBatchStore(
   store: DeliveryBatchStore,
   observe: (seconds: number) => void,
 ): DeliveryBatchStore {
-  return wrapCommit(store, (commit) => async (batch) => {
+  // Not an async function: its frame would hold the batch, bodies and all, until the commit ends.
+  return wrapCommit(store, (commit) => (batch) => {
     const started = performance.now();
-    const result = await commit(batch);
-    observe((performance.now() - started) / 1000);
-    return result;
+    return commit(batch).then((result) => {
+      observe((performance.now() - started) / 1000);
+      return result;
+    });
   });
 }

@@ -13,14 +13,13 @@ interface Flight {
   ended: boolean;
 }
 
+interface Answer {
+  resolve: (o: AcceptOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
 type Pending = { seq: number } & (
-  | {
-      kind: 'accept';
-      item: AcceptItem;
-      resolve: (o: AcceptOutcome) => void;
-      reject: (e: unknown) => void;
-    }
-  | { kind: 'reject'; item: RejectionItem }
+  { kind: 'accept'; item: AcceptItem; answer: Answer } | { kind: 'reject'; item: RejectionItem }
 );
 
 export interface DeliveryWriterOptions {
@@ -62,7 +61,7 @@ export class DeliveryWriter {
   /** Resolves only after the transaction holding this delivery has committed durably. */
   accept(item: AcceptItem): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ seq: ++this.queued, kind: 'accept', item, resolve, reject });
+      this.queue.push({ seq: ++this.queued, kind: 'accept', item, answer: { resolve, reject } });
       this.schedule();
     });
   }
@@ -115,24 +114,25 @@ export class DeliveryWriter {
       // A store that throws instead of rejecting still fails only this batch.
       committed = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    // Only the answers wait for the commit: the items (bodies of up to 256 KB) are the store's
+    // now, and let go of here, so that they do not outlive young-generation collections.
+    const waiting = batch.flatMap((p) => (p.kind === 'accept' ? [p.answer] : []));
     committed.then(
-      (result) => this.settle(batch, flight, result),
-      (error: unknown) => this.fail(batch, flight, error),
+      (result) => this.settle(waiting, flight, result),
+      (error: unknown) => this.fail(waiting, flight, error),
     );
     if (this.queue.length > 0) this.schedule();
   }
 
-  private settle(batch: Pending[], flight: Flight, result: BatchResult): void {
-    let next = 0;
-    for (const pending of batch)
-      if (pending.kind === 'accept') pending.resolve(result.outcomes[next++]!);
+  private settle(waiting: Answer[], flight: Flight, result: BatchResult): void {
+    for (const [i, answer] of waiting.entries()) answer.resolve(result.outcomes[i]!);
     this.afterCommit(flight);
     this.options.onCommit(result.committed);
   }
 
-  private fail(batch: Pending[], flight: Flight, error: unknown): void {
+  private fail(waiting: Answer[], flight: Flight, error: unknown): void {
     this.options.onError(error);
-    for (const pending of batch) if (pending.kind === 'accept') pending.reject(error);
+    for (const answer of waiting) answer.reject(error);
     this.afterCommit(flight);
   }
 

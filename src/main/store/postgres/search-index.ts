@@ -79,9 +79,11 @@ export function createPostgresSearchIndex(pool: PgPool) {
 
 /** The accept path as it was, telling the indexer after each commit that deliveries arrive. */
 export function markingBusy(store: DeliveryBatchStore, indexer: SearchIndexer): DeliveryBatchStore {
-  return wrapCommit(store, (commit) => async (batch) => {
-    const result = await commit(batch);
-    indexer.markBusy();
-    return result;
-  });
+  // Not an async function: its frame would hold the batch until the commit ends.
+  return wrapCommit(store, (commit) => (batch) =>
+    commit(batch).then((result) => {
+      indexer.markBusy();
+      return result;
+    }),
+  );
 }
