@@ -209,9 +209,11 @@ export class SearchIndexer {
 
   private sliced(started: number, { ms, share }: SliceSize, quiet: boolean, run: IndexRun): void {
     const now = performance.now();
-    // While quiet, an entry that overran the budget (a large payload) rests as a budget's slice
-    // would: nothing waits for the database but other relays' idle work, and a proportional rest
-    // after every large entry stretched a PostgreSQL catch-up at 64 KB by half again.
+    // While quiet, a slice that overran its budget (one large payload) rests as a budget's slice
+    // would: the relay is catching up after a burst, and a proportional rest after each large
+    // entry stretched a PostgreSQL catch-up at 64 KB by half again. On PostgreSQL such entries
+    // take more than the idle share of the database while they last; other relays' accepts
+    // share its CPU with them but never wait on their rows.
     const charged = quiet ? Math.min(now - started, ms) : now - started;
     this.nextAt = started + charged / share;
     if (!run.more) this.caughtUpAt = now;
