@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { DeliveryLabel } from '../../shared/labels.js';
 import type { DeliveryRecord, IdentitySource } from './deliveries-repo.js';
 
@@ -105,12 +106,23 @@ export function entryBase(item: AcceptItem) {
 }
 
 /**
- * `store` with its commit wrapped (timed, or followed by a wake-up), every other property, such
- * as how many commits it takes at once and how large a batch, carried over as it is.
+ * `store` with `after` called once each commit has succeeded (to time it, or to wake someone up),
+ * given the result and when the commit began; every other property, such as how many commits it
+ * takes at once and how large a batch, carried over as it is.
  */
-export function wrapCommit(
+export function afterEachCommit(
   store: DeliveryBatchStore,
-  wrap: (commit: DeliveryBatchStore['commit']) => DeliveryBatchStore['commit'],
+  after: (result: BatchResult, startedMs: number) => void,
 ): DeliveryBatchStore {
-  return { ...store, commit: wrap((batch) => store.commit(batch)) };
+  return {
+    ...store,
+    // Not an async function: its frame would hold the batch, bodies and all, until the commit ends.
+    commit: (batch) => {
+      const started = performance.now();
+      return store.commit(batch).then((result) => {
+        after(result, started);
+        return result;
+      });
+    },
+  };
 }

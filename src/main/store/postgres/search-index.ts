@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { wrapCommit, type DeliveryBatchStore } from '../delivery-batch.js';
+import { afterEachCommit, type DeliveryBatchStore } from '../delivery-batch.js';
 import type { IndexRun, SearchIndexer } from '../search-index.js';
 import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
@@ -79,11 +79,5 @@ export function createPostgresSearchIndex(pool: PgPool) {
 
 /** The accept path as it was, telling the indexer after each commit that deliveries arrive. */
 export function markingBusy(store: DeliveryBatchStore, indexer: SearchIndexer): DeliveryBatchStore {
-  // Not an async function: its frame would hold the batch until the commit ends.
-  return wrapCommit(store, (commit) => (batch) =>
-    commit(batch).then((result) => {
-      indexer.markBusy();
-      return result;
-    }),
-  );
+  return afterEachCommit(store, () => indexer.markBusy());
 }
