@@ -216,6 +216,7 @@ async function startOn(
     writer,
     planRuns: (webhook, deliveryId, payload, newRunId, seen) =>
       automationIndex.plan(webhook, deliveryId, payload, newRunId, seen),
+    hasAutomations: (uid) => automationIndex.selects(uid),
     rateLimiter,
     failedAuth,
     trustProxy: config.trustProxy ?? false,

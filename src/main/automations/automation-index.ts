@@ -49,6 +49,11 @@ export class AutomationIndex {
     this.byWebhook = index;
   }
 
+  /** Whether any enabled automation has a trigger selecting the webhook. */
+  selects(webhookUid: string): boolean {
+    return this.byWebhook.has(webhookUid);
+  }
+
   /**
    * One run per automation that has at least one trigger selecting the webhook whose payload
    * and header filters both match.

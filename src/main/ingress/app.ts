@@ -16,7 +16,8 @@ import {
 } from './refusals.js';
 import { replyError, replyJson } from './reply.js';
 import type { Verification } from './schemes/scheme.js';
-import { deliveryEventType } from './steps/event-type.js';
+import { checkJsonBody } from './steps/check-json.js';
+import { deliveryEventType, eventTypeReadsBody } from './steps/event-type.js';
 import { rawHeaderReader } from './steps/header-lines.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
@@ -150,7 +151,9 @@ function acceptable(
   providerDeliveryId: string | null,
 ): AcceptItem | null {
   const { req, deps, webhook } = attempt;
-  const parsed = parseJsonBody(body);
+  // The tree only for what reads it: most of a large body's garbage on the accept path.
+  const evaluated = deps.hasAutomations(webhook.uid) || eventTypeReadsBody(webhook);
+  const parsed = evaluated ? parseJsonBody(body) : checkJsonBody(body);
   if (!parsed.ok) {
     const reason = parsed.reason;
     rejectWithLog(

@@ -32,6 +32,8 @@ export interface IngressDeps {
   schemes: (name: NonNullable<WebhookRecord['signatureScheme']>) => SignatureScheme;
   writer: Pick<DeliveryWriter, 'accept' | 'reject'>;
   planRuns: RunPlanner;
+  /** Whether planRuns could start anything for the webhook: only then is the payload evaluated. */
+  hasAutomations: (webhookUid: string) => boolean;
   /** The 60/min per webhook: in memory on SQLite, shared through the database on PostgreSQL. */
   rateLimiter: RateGate;
   /** The failed-authentication budget per (webhook, address); shared the same way. */

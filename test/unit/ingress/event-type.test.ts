@@ -4,7 +4,10 @@ import {
   providerEventType,
 } from '../../../src/main/ingress/schemes/provider-events.js';
 import { SigningError } from '../../../src/main/ingress/schemes/verification.js';
-import { deliveryEventType } from '../../../src/main/ingress/steps/event-type.js';
+import {
+  deliveryEventType,
+  eventTypeReadsBody,
+} from '../../../src/main/ingress/steps/event-type.js';
 import { distinctHeaderReader } from '../../../src/main/ingress/steps/header-lines.js';
 import { parseEventTypePath, toEventType } from '../../../src/shared/event-type.js';
 
@@ -18,6 +21,38 @@ const webhook = (eventTypePath: string | null) => ({
   authMode: 'token' as const,
   signatureScheme: null,
   eventTypePath,
+});
+
+describe('whether a webhook’s event type needs the parsed body', () => {
+  // A webhook for which this is false (and no automation selects it) is only checked for JSON.
+  it('does for a body path and for a provider that may name the event in the body', () => {
+    expect(eventTypeReadsBody(webhook('event.type'))).toBe(true);
+    expect(eventTypeReadsBody(webhook('$.items.0.kind'))).toBe(true);
+    for (const scheme of ['github', 'stripe', 'slack'] as const) {
+      expect(
+        eventTypeReadsBody({ authMode: 'signature', signatureScheme: scheme, eventTypePath: null }),
+      ).toBe(true);
+    }
+  });
+
+  it('does not for no path, a header path or the generic HMAC scheme without a path', () => {
+    expect(eventTypeReadsBody(webhook(null))).toBe(false);
+    expect(eventTypeReadsBody(webhook('header:x-event-name'))).toBe(false);
+    expect(
+      eventTypeReadsBody({
+        authMode: 'signature',
+        signatureScheme: 'hmac-sha256',
+        eventTypePath: null,
+      }),
+    ).toBe(false);
+    expect(
+      eventTypeReadsBody({
+        authMode: 'signature',
+        signatureScheme: 'hmac-sha256',
+        eventTypePath: 'kind',
+      }),
+    ).toBe(true);
+  });
 });
 
 describe('event types from a webhook’s eventTypePath', () => {

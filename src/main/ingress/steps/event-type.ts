@@ -23,3 +23,17 @@ export function deliveryEventType(
   if (source.kind === 'header') return toEventType(header(source.name));
   return payload === undefined ? null : toEventType(readBodyPath(payload, source.keys));
 }
+
+/**
+ * Whether deliveryEventType may read the payload: a provider's scheme (most name the event in the
+ * body) or an `eventTypePath` into the body. Only then must the ingress build the parsed tree.
+ */
+export function eventTypeReadsBody(
+  webhook: Pick<WebhookRecord, 'authMode' | 'signatureScheme' | 'eventTypePath'>,
+): boolean {
+  const scheme = webhook.authMode === 'signature' ? webhook.signatureScheme : null;
+  if (scheme !== null && scheme !== 'hmac-sha256') return true;
+  if (webhook.eventTypePath === null) return false;
+  const source = parseEventTypePath(webhook.eventTypePath);
+  return !('error' in source) && source.kind !== 'header';
+}

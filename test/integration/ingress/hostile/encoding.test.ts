@@ -75,4 +75,21 @@ describe.each(storeKinds)('the bytes of a body (%s)', (storeKind) => {
   it('refuses an empty body with 400', async () => {
     expect((await send(Buffer.alloc(0))).status).toBe(400);
   });
+
+  // A webhook without automations is checked without a parsed tree (steps/check-json.ts); these
+  // are where that check's own parser would answer differently from JSON.parse.
+  it('refuses a NUL byte after a JSON value with 400', async () => {
+    const sent = await send(Buffer.from('{"a":1}\u0000{"b":2}', 'utf8'));
+    expect(sent.status).toBe(400);
+    expect(sent.body.error?.code).toBe('invalid_json');
+    const [entry] = await waitForDeliveries(relay, hook.webhook.uid, 1);
+    expect(entry!.reason).toBe('body is not valid JSON near character 7');
+  });
+
+  it('accepts JSON nested 2,000 deep, as it does for a webhook with automations', async () => {
+    const deep = `${'['.repeat(2000)}"deep"${']'.repeat(2000)}`;
+    const sent = await send(Buffer.from(deep));
+    expect(sent.status).toBe(202);
+    expect((await getDelivery(relay, sent.body.delivery_id!)).payload).toBe(deep);
+  });
 });
