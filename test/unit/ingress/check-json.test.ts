@@ -96,6 +96,8 @@ describe('checkJsonBody: the ingress check for a body nothing will evaluate', ()
     ['JSON5: Infinity', 'Infinity'],
     ['JSON5: a comment', '[1]//c'],
     ['JSON5: a \\x escape', '["\\x41"]'],
+    ['JSON5: an escaped line break', '"a\\\nb"'],
+    ['a \\u escape with a letter past F', '"\\u12G4"'],
     ['JSON5: vertical tab as space', '\u000b[1]'],
     ['JSON5: no-break space as space', '\u00a0[1]'],
     ['a leading zero', '01'],
