@@ -18,6 +18,25 @@ async function expectVerdict(panel: Locator, verdict: string): Promise<void> {
     .toBe(verdict);
 }
 
+/**
+ * A page script (the tests' TypeScript has no DOM) that delivers each hashchange 300 ms late,
+ * to every listener the page adds after it.
+ */
+const LATE_HASHCHANGE = `
+  let replaying = false;
+  window.addEventListener('hashchange', (event) => {
+    if (replaying) return;
+    event.stopImmediatePropagation();
+    setTimeout(() => {
+      replaying = true;
+      window.dispatchEvent(
+        new HashChangeEvent('hashchange', { oldURL: event.oldURL, newURL: event.newURL }),
+      );
+      replaying = false;
+    }, 300);
+  }, true);
+`;
+
 function testPanel(page: Page): Locator {
   return page.getByRole('complementary', { name: 'Test filter' });
 }
@@ -184,6 +203,48 @@ describe('the Automations page in Chromium', () => {
           `/api/automations/${listed.body.items[0]?.id}`,
         );
         expect(saved.body.deletedWebhookUids).toEqual([]);
+      } finally {
+        await ui.close();
+      }
+    },
+    FLOW_MS,
+  );
+
+  it(
+    'keeps the new automation’s editor and Test filter when the route catches up late after Create',
+    async () => {
+      const ui = await openUi(env.browser);
+      try {
+        const { page, relay } = ui;
+        const hook = await relay.createWebhook({ name: 'late-route' });
+        const stored = await send(hook, { action: 'opened' });
+        // The browser tells the page of the new route a moment after the create answers: the
+        // order a loaded machine sometimes gave, which once reset the editor to a blank one.
+        await page.addInitScript(LATE_HASHCHANGE);
+        await page.reload();
+        await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+        await page.evaluate("window.location.hash = '#/automations/new'");
+        await page.getByLabel('Name', { exact: true }).fill('late');
+        await page.getByLabel('Prompt', { exact: true }).fill('Look at it.');
+        const trigger = page.getByRole('region', { name: 'Trigger 1' });
+        await trigger.getByLabel('late-route').check();
+        await trigger.getByLabel('Payload filter').fill('{"action": ["opened"]}');
+        const panel = testPanel(page);
+        await pickDelivery(page, stored);
+        await expectVerdict(panel, 'Would trigger');
+
+        let tests = 0;
+        page.on('request', (r) => {
+          if (r.url().endsWith('/api/automations/test-filter')) tests += 1;
+        });
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Created automation late.').waitFor();
+        await page.waitForURL(/#\/automations\/aut_/);
+        await page.getByRole('heading', { name: 'late' }).waitFor();
+        await expect.poll(() => tests, POLL).toBeGreaterThan(0);
+        await expect(panel.getByLabel('Stored delivery').inputValue()).resolves.toBe(stored);
+        await expectVerdict(panel, 'Would trigger');
+        await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('late');
       } finally {
         await ui.close();
       }

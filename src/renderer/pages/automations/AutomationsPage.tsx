@@ -28,10 +28,16 @@ function EditorRoute({
   const [created, setCreated] = useState<Automation>();
   // Each editor for a new automation gets its own key, so "New automation" after one was
   // created (say, by going Back) starts empty instead of reusing the created one's editor.
+  // Only on arriving at "new": right after a create the route still says "new" until the
+  // hashchange event comes, and that editor must stay (a loaded machine lost that race).
   const [session, setSession] = useState(0);
-  if (id === null && created) {
-    setCreated(undefined);
-    setSession((s) => s + 1);
+  const [routeId, setRouteId] = useState(id);
+  if (id !== routeId) {
+    setRouteId(id);
+    if (id === null && created) {
+      setCreated(undefined);
+      setSession((s) => s + 1);
+    }
   }
   const justCreated = created !== undefined && created.id === id;
   const current = automation.data ?? (justCreated ? created : undefined);
