@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkJsonBody } from '../../../src/main/ingress/steps/check-json.js';
 import { parseJsonBody } from '../../../src/main/ingress/steps/parse-json.js';
+import { seededRandom } from '../../integration/cli/support/random-json.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -14,18 +15,6 @@ const expectSameVerdict = (body: Buffer): void => {
     'checkJsonBody must answer as parseJsonBody does',
   ).toEqual({ body: body.toString('hex'), verdict: verdict(parseJsonBody(body)) });
 };
-
-/** Deterministic, so that a failing body can be found again from the seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomValue(next: () => number, depth: number): unknown {
   const pick = Math.floor(next() * (depth > 3 ? 5 : 7));
@@ -153,7 +142,7 @@ describe('checkJsonBody: the ingress check for a body nothing will evaluate', ()
   });
 
   it('gives the same verdict as parseJsonBody on 20,000 mutated JSON bodies', () => {
-    const next = random(20261124);
+    const next = seededRandom(20261124);
     let refused = 0;
     for (let i = 0; i < 20_000; i++) {
       const valid = Buffer.from(JSON.stringify(randomValue(next, 0)), 'utf8');
