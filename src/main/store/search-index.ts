@@ -6,6 +6,11 @@ export interface SliceSize {
   ms: number;
   /** The share of time the index may take: a slice of t ms is followed by t / share - t of rest. */
   share: number;
+  /**
+   * Payloads larger than this many bytes wait for a slice without the limit (a quiet one, or any
+   * once one of them has waited `LARGE_WAIT_MS`). Without it, entries go in order, whatever size.
+   */
+  largestEntry?: number;
 }
 
 /**
@@ -25,11 +30,13 @@ export interface IndexPacing {
 /**
  * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
  * and once the relay is quiet the index takes most of the thread (a delivery arriving then waits
- * one 5 ms slice at most, and the slices after it are busy ones).
+ * one 5 ms slice at most, and the slices after it are busy ones). A 64 KB payload takes 4–6 ms to
+ * tokenize and flush, the thread's whole time for several commits: while deliveries arrive, such
+ * entries wait for a quiet moment (searches scan them meanwhile) and smaller ones go past them.
  */
 export const SQLITE_PACING: IndexPacing = {
-  busy: { ms: 0.5, share: 0.04 },
-  behind: { ms: 0.5, share: 0.1 },
+  busy: { ms: 0.5, share: 0.04, largestEntry: 8 * 1024 },
+  behind: { ms: 0.5, share: 0.1, largestEntry: 8 * 1024 },
   idle: { ms: 5, share: 0.8 },
 };
 /**
@@ -44,6 +51,12 @@ export const POSTGRES_PACING: IndexPacing = {
 
 const BEHIND_AFTER_MS = 5_000;
 /**
+ * How long large entries may wait for a quiet moment: after that, slices take the oldest entries
+ * first again, whatever their size, until none that was passed over is left (under load that
+ * never pauses, they still get the index's share rather than wait without bound).
+ */
+export const LARGE_WAIT_MS = 60_000;
+/**
  * Quiet, and the last slice found nothing: look again this much later (a commit here looks at
  * once). On PostgreSQL each look is a round trip, and other relays' deliveries are queued there
  * too; those relays index them while they arrive.
@@ -56,6 +69,8 @@ export interface IndexRun {
   indexed: number;
   /** Entries are still queued: the budget ran out first. */
   more: boolean;
+  /** Entries larger than the slice's `largestEntry` are still queued, passed over. */
+  deferred?: boolean;
 }
 
 /**
@@ -75,21 +90,59 @@ export function createSearchIndex(db: Db) {
   const dequeue = db.prepare<[number]>(
     'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',
   );
+  // length() of a BLOB reads its size from the record header, not its overflow pages.
+  const queuedUpTo = db.prepare<
+    { after: number; largest: number; limit: number },
+    { rowid: number }
+  >(`
+    SELECT q.delivery_rowid AS rowid FROM delivery_search_pending q
+      JOIN deliveries d ON d.rowid = q.delivery_rowid
+      LEFT JOIN payloads p ON p.delivery_id = d.id
+    WHERE q.delivery_rowid > @after AND coalesce(length(p.body), 0) <= @largest
+    ORDER BY q.delivery_rowid LIMIT @limit`);
+  const lastQueued = db.prepare<[], { rowid: number | null }>(
+    'SELECT max(delivery_rowid) AS rowid FROM delivery_search_pending',
+  );
+  const queuedAtOrBefore = db
+    .prepare<[number], number>(
+      'SELECT EXISTS (SELECT 1 FROM delivery_search_pending WHERE delivery_rowid <= ?)',
+    )
+    .pluck();
   const countQueued = db.prepare<[], { n: number }>(
     'SELECT count(*) AS n FROM delivery_search_pending',
   );
 
-  const indexSlice = db.transaction((budgetMs: number): IndexRun => {
+  /**
+   * Where slices with a size limit go on from, so that none scans the entries it passed over
+   * again: every entry still queued at or before it is too large for them. Slices without the
+   * limit take the oldest entries first, these among them. (An entry queued again behind it, a
+   * payload dropped from an indexed entry, waits for such a slice too.)
+   */
+  let passedUpTo = 0;
+  const BATCH = 32;
+
+  const indexSlice = db.transaction((budgetMs: number, largest: number | undefined): IndexRun => {
     const started = performance.now();
+    const deferred = (): boolean => passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
     let indexed = 0;
     for (;;) {
-      const batch = queued.all(32);
-      if (batch.length === 0) return { indexed, more: false };
+      const batch =
+        largest === undefined
+          ? queued.all(BATCH)
+          : queuedUpTo.all({ after: passedUpTo, largest, limit: BATCH });
       for (const { rowid } of batch) {
         index.run(rowid);
         dequeue.run(rowid);
         indexed++;
-        if (performance.now() - started >= budgetMs) return { indexed, more: true };
+        if (largest !== undefined) passedUpTo = rowid;
+        if (performance.now() - started >= budgetMs) {
+          return { indexed, more: true, deferred: deferred() };
+        }
+      }
+      if (batch.length < BATCH) {
+        // The end of the queue: what is left after the last entry taken was all too large.
+        if (largest !== undefined) passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
+        return { indexed, more: false, deferred: deferred() };
       }
     }
   });
@@ -99,10 +152,10 @@ export function createSearchIndex(db: Db) {
    * dequeues what it indexes, so the entries stay queued), and the next accept commit's fsync
    * makes it durable with its own. Its fsync would be paid while holding the write lock.
    */
-  const indexSome = (budgetMs: number): IndexRun => {
+  const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
     db.pragma('synchronous = NORMAL');
     try {
-      return indexSlice(budgetMs);
+      return indexSlice(budgetMs, largestEntry);
     } finally {
       db.pragma('synchronous = FULL');
     }
@@ -120,7 +173,8 @@ export function createSearchIndex(db: Db) {
  * in the caller's tick (better-sqlite3); PostgreSQL's over the network.
  */
 export interface IndexSlices {
-  indexSome(budgetMs: number): IndexRun | Promise<IndexRun>;
+  /** `largestEntry`: see `SliceSize`; an index that ignores it takes entries in order. */
+  indexSome(budgetMs: number, largestEntry?: number): IndexRun | Promise<IndexRun>;
 }
 
 /** After a failed slice (PostgreSQL unreachable, say): wait this long before the next one. */
@@ -148,6 +202,8 @@ export class SearchIndexer {
   private nextAt = 0;
   private retryAt = 0;
   private lookAgainAt = 0;
+  /** Since when a slice has passed over large entries, still queued. */
+  private deferringSince: number | null = null;
   /** A slice that answers asynchronously and has not yet: ticks wait for it. */
   private slicing: Promise<void> | null = null;
   private readonly tickMs: number;
@@ -183,8 +239,10 @@ export class SearchIndexer {
         ? this.pacing.behind
         : this.pacing.busy;
     this.busy = false;
+    const overdue = this.deferringSince !== null && started - this.deferringSince >= LARGE_WAIT_MS;
+    const largest = quiet || overdue ? undefined : size.largestEntry;
     try {
-      const run = this.index.indexSome(size.ms);
+      const run = this.index.indexSome(size.ms, largest);
       if (!(run instanceof Promise)) return this.sliced(started, size, quiet, run);
       this.slicing = run
         .then(
@@ -217,7 +275,9 @@ export class SearchIndexer {
     const charged = quiet ? Math.min(now - started, ms) : now - started;
     this.nextAt = started + charged / share;
     if (!run.more) this.caughtUpAt = now;
-    this.lookAgainAt = run.indexed === 0 && !run.more ? started + EMPTY_POLL_MS : 0;
+    this.deferringSince = run.deferred ? (this.deferringSince ?? now) : null;
+    const empty = run.indexed === 0 && !run.more && !run.deferred;
+    this.lookAgainAt = empty ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
   }
 

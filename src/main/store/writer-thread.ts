@@ -46,9 +46,10 @@ if (writer) {
     SQLITE_PACING,
     (error) => send({ type: 'index-failed', error: toThreadError(error) }),
     // The main thread keeps an idle thread up while entries are still queued.
-    ({ indexed, more }) => {
-      if (indexed > 0 || more !== queued) send({ type: 'indexed', more });
-      queued = more;
+    ({ indexed, more, deferred = false }) => {
+      const left = more || deferred;
+      if (indexed > 0 || left !== queued) send({ type: 'indexed', more: left });
+      queued = left;
     },
   );
   indexer.start();

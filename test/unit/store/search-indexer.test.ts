@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { describe, expect, it } from 'vitest';
-import { SearchIndexer, type IndexPacing, type IndexRun } from '../../../src/main/store/search-index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  LARGE_WAIT_MS,
+  SearchIndexer,
+  type IndexPacing,
+  type IndexRun,
+} from '../../../src/main/store/search-index.js';
 
 /**
  * The pacing policy alone, ticked by hand: each slice "indexes" one entry that takes `entryMs`
@@ -62,5 +67,73 @@ describe('SearchIndexer pacing', () => {
     // 1 ms at a 1 % share: the next slice may start 100 ms after the first began.
     indexer.tick();
     expect(slices).toEqual([50]);
+  });
+});
+
+describe('SearchIndexer and large entries', () => {
+  const SIZED: IndexPacing = {
+    busy: { ms: 1, share: 0.5, largestEntry: 100 },
+    behind: { ms: 1, share: 0.5, largestEntry: 100 },
+    idle: { ms: 1, share: 0.5 },
+  };
+
+  /** An index that says it passed over large entries until `deferredFor` slices have run. */
+  function deferringIndexer(deferredFor: number) {
+    const limits: (number | undefined)[] = [];
+    const indexer = new SearchIndexer(
+      {
+        indexSome: (_budgetMs: number, largestEntry?: number): IndexRun => {
+          limits.push(largestEntry);
+          return { indexed: 1, more: true, deferred: limits.length < deferredFor };
+        },
+      },
+      SIZED,
+      (error) => {
+        throw error;
+      },
+    );
+    return { indexer, limits };
+  }
+
+  // The indexer's clock, moved by hand: a minute's wait in no time.
+  let now = 0;
+  const advance = (ms: number): void => {
+    now += ms;
+  };
+  beforeEach(() => {
+    now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('passes over large entries while deliveries arrive, and takes them once quiet', () => {
+    const { indexer, limits } = deferringIndexer(Infinity);
+    indexer.markBusy();
+    indexer.tick();
+    advance(10);
+    indexer.markBusy();
+    indexer.tick();
+    advance(10);
+    indexer.tick();
+    expect(limits).toEqual([100, 100, undefined]);
+  });
+
+  it(`takes them in order while busy once one has waited ${LARGE_WAIT_MS / 1000} s, until none is left`, () => {
+    const { indexer, limits } = deferringIndexer(4);
+    const busyTick = (): void => {
+      indexer.markBusy();
+      indexer.tick();
+    };
+    busyTick();
+    advance(LARGE_WAIT_MS - 1);
+    busyTick();
+    advance(1);
+    busyTick();
+    advance(10);
+    // The third slice reported no entry passed over any more: the limit is back.
+    busyTick();
+    advance(10);
+    busyTick();
+    expect(limits).toEqual([100, 100, undefined, undefined, 100]);
   });
 });
