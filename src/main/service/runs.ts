@@ -77,13 +77,12 @@ export function runHandlers(
           { status, automation: automationId ?? null, since: since ?? null },
           RERUN_MANY_MAX,
         );
-        const skipped: Array<{ id: string; reason: string }> = [];
-        const runnable: RunRecord[] = [];
-        for (const run of found.items) {
-          const refusal = await whyNotRerun(deps, run);
-          if (refusal) skipped.push({ id: run.id, reason: refusal });
-          else runnable.push(run);
-        }
+        // The store tells them apart: an automation deleted, or else a payload pruned.
+        const skipped = found.cannot.map((run) => ({
+          id: run.id,
+          reason: run.factoryId === null ? automationDeleted(run) : payloadPruned(run),
+        }));
+        const runnable = found.items;
         const remaining = found.total - found.items.length;
         if (dryRun) return { count: runnable.length, runs: [], skipped, remaining };
         const created = (await insertReruns(deps, runnable)).map(runJson);
@@ -102,12 +101,15 @@ async function whyNotRerun(deps: FullServiceDeps, run: RunRecord): Promise<strin
   const latest = run.reruns[run.reruns.length - 1];
   if (latest !== undefined)
     return `${run.id} was already re-run as ${latest}; re-run that one instead.`;
-  if (run.factoryId === null)
-    return `The automation of ${run.id} was deleted; there is nothing to re-run.`;
-  if (!(await deps.runs.payloadOf(run.deliveryId)))
-    return `The payload of ${run.deliveryId} is no longer stored.`;
+  if (run.factoryId === null) return automationDeleted(run);
+  if (!(await deps.runs.payloadOf(run.deliveryId))) return payloadPruned(run);
   return null;
 }
+
+const automationDeleted = (run: RunRecord): string =>
+  `The automation of ${run.id} was deleted; there is nothing to re-run.`;
+const payloadPruned = (run: RunRecord): string =>
+  `The payload of ${run.deliveryId} is no longer stored.`;
 
 /** New queued runs with the same input, each naming the run it repeats; one transaction. */
 async function insertReruns(

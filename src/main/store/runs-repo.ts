@@ -114,6 +114,27 @@ const SELECT = `
 export const firstRunIdAt = (ms: number): string =>
   `run_${encodeTime(Math.max(0, ms), 10)}0000000000000000`;
 
+export interface RerunCandidatesFilter {
+  status: RunStatus;
+  automation: string | null;
+  since: number | null;
+}
+
+/**
+ * Runs in a status not re-run yet: those that can be (`items`, oldest first, and how many in
+ * all), and those that cannot (`cannot`, oldest first: their automation was deleted or their
+ * payload pruned). Apart, so that old runs that cannot be re-run never fill a call's page.
+ */
+export interface RerunCandidates {
+  items: RunRecord[];
+  total: number;
+  cannot: RunRecord[];
+}
+
+/** What a run needs to be re-run (its row joined as `r`, its automation as `a`), in both dialects. */
+export const RERUNNABLE = `a.factory_id IS NOT NULL
+  AND EXISTS (SELECT 1 FROM payloads p WHERE p.delivery_id = r.delivery_id)`;
+
 interface RerunFilter {
   status: RunStatus;
   automation: string | null;
@@ -172,10 +193,14 @@ export function createRunsRepository(db: Db) {
   const NOT_RERUN = `r.status = @status AND (@automation IS NULL OR r.automation_id = @automation)
       AND r.id >= @fromId AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.rerun_of = r.id)`;
   const rerunCandidates = db.prepare<RerunFilter & { limit: number }, RunRow>(
-    `${SELECT} WHERE ${NOT_RERUN} ORDER BY r.id LIMIT @limit`,
+    `${SELECT} WHERE ${NOT_RERUN} AND ${RERUNNABLE} ORDER BY r.id LIMIT @limit`,
   );
   const countRerunCandidates = db.prepare<RerunFilter, { n: number }>(
-    `SELECT count(*) AS n FROM runs r WHERE ${NOT_RERUN}`,
+    `SELECT count(*) AS n FROM runs r LEFT JOIN automations a ON a.id = r.automation_id
+     WHERE ${NOT_RERUN} AND ${RERUNNABLE}`,
+  );
+  const unrerunnable = db.prepare<RerunFilter & { limit: number }, RunRow>(
+    `${SELECT} WHERE ${NOT_RERUN} AND NOT (${RERUNNABLE}) ORDER BY r.id LIMIT @limit`,
   );
   const eventType = db.prepare<[string], { event_type: string | null }>(
     'SELECT event_type FROM deliveries WHERE id = ?',
@@ -271,11 +296,7 @@ export function createRunsRepository(db: Db) {
     countSince: (automationId: string, since: number): number =>
       countSince.get(automationId, firstRunIdAt(since))!.n,
     payloadOf: (deliveryId: string): Buffer | null => payload.get(deliveryId)?.body ?? null,
-    /** Runs in `status` not re-run yet, oldest first, and how many match in all. */
-    rerunCandidates: (
-      filter: { status: RunStatus; automation: string | null; since: number | null },
-      limit: number,
-    ): { items: RunRecord[]; total: number } => {
+    rerunCandidates: (filter: RerunCandidatesFilter, limit: number): RerunCandidates => {
       const params: RerunFilter = {
         status: filter.status,
         automation: filter.automation,
@@ -284,6 +305,7 @@ export function createRunsRepository(db: Db) {
       return {
         items: rerunCandidates.all({ ...params, limit }).map(toRecord),
         total: countRerunCandidates.get(params)!.n,
+        cannot: unrerunnable.all({ ...params, limit }).map(toRecord),
       };
     },
     /** The delivery's event type (§13), for the executors; null when unknown. */

@@ -10,6 +10,8 @@ import {
 } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { newRunId } from '../../../src/main/ids.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
 
 type ErrorBody = { error: { code: string; message: string; path?: string } };
 type Bulk = {
@@ -115,5 +117,53 @@ describe('POST /api/runs/rerun: re-run failed runs in bulk', () => {
       role: 'view',
     });
     expect((await rerunMany({ status: 'failed' }, viewer.body.value)).status).toBe(403);
+  });
+
+  it('skips runs that cannot be re-run, saying why, and never lets 500 of them block the rest', async () => {
+    const doomed = await createAutomation(relay, {
+      name: 'doomed',
+      triggers: [webhookTrigger([uid], { job: 'doomed' })],
+    });
+    await createAutomation(relay, {
+      name: 'deploy',
+      triggers: [webhookTrigger([uid], { job: 'deploy' })],
+    });
+    await setExecutor(relay, FAIL);
+    const [ofDeleted] = await send('{"job":"doomed"}');
+    const [pruned] = await send('{"job":"deploy","n":1}');
+    const [runnable] = await send('{"job":"deploy","n":2}');
+    for (const id of [ofDeleted!, pruned!, runnable!]) await waitForRun(relay, id);
+    await setExecutor(relay, { kind: 'record' });
+    expect((await relay.api('DELETE', `/api/automations/${doomed.id}`)).status).toBe(200);
+    const db = sqliteDbOf(relay.core.store);
+    const prunedRun = await getRun(relay, pruned!);
+    db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(prunedRun.deliveryId);
+    // 600 older failed runs of a deleted automation: more than one call's 500.
+    const first = await getRun(relay, ofDeleted!);
+    const insert = db.prepare(`
+      INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
+      VALUES (?, 'aut_gone', ?, ?, 'failed', '{}', ?)`);
+    const longAgo = Date.now() - 86_400_000;
+    for (let i = 0; i < 600; i++) insert.run(newRunId(longAgo + i), first.deliveryId, uid, longAgo);
+
+    const preview = await rerunMany({ status: 'failed', dryRun: true });
+    expect(preview.body.count).toBe(1);
+    expect(preview.body.remaining).toBe(0);
+    const done = await rerunMany({ status: 'failed' });
+    expect(done.body.runs.map((r) => r.rerunOf)).toEqual([runnable]);
+    expect(done.body.skipped).toHaveLength(500);
+    expect(done.body.skipped[0]!.reason).toMatch(/^The automation of run_\w+ was deleted; /);
+
+    // Once nothing older is in the way, each reason is its own run's.
+    db.prepare(`DELETE FROM runs WHERE automation_id = 'aut_gone'`).run();
+    const rest = await rerunMany({ status: 'failed' });
+    expect(rest.body.count).toBe(0);
+    expect(rest.body.skipped).toEqual([
+      {
+        id: ofDeleted,
+        reason: `The automation of ${ofDeleted} was deleted; there is nothing to re-run.`,
+      },
+      { id: pruned, reason: `The payload of ${prunedRun.deliveryId} is no longer stored.` },
+    ]);
   });
 });

@@ -190,6 +190,38 @@ describe.each(stores)('runs on $kind', (store) => {
     ).toBe(queuedOfB.length - 1);
   });
 
+  it('keeps runs that cannot be re-run out of the re-run candidates, and lists them apart', async () => {
+    T0 = freshEpoch();
+    const db = await store.open();
+    const runIds = await seedRuns(db, 6);
+    const { runs } = db.repository(makers(60_000));
+    await runs.failQueuedOf('aut_a', 'boom', T0 + 10);
+    await runs.failQueuedOf('aut_b', 'boom', T0 + 10);
+    const all = await Promise.all(runIds.map(async (id) => (await runs.get(id))!));
+    // The oldest two deliveries lost their payloads; Beta was deleted.
+    const pruned = [...new Set(all.map((r) => r.deliveryId))].sort().slice(0, 2);
+    for (const deliveryId of pruned) {
+      await db.sql('DELETE FROM payloads WHERE delivery_id = $1', [deliveryId]);
+    }
+    await db.sql(`DELETE FROM automations WHERE id = 'aut_b'`);
+    const runnable = all.filter(
+      (r) => r.automationId === 'aut_a' && !pruned.includes(r.deliveryId),
+    );
+    const cannot = all.filter((r) => !runnable.includes(r));
+
+    const filter = { status: 'failed', automation: null, since: null } as const;
+    const first = await runs.rerunCandidates(filter, 3);
+    expect(ids(first.items)).toEqual(ids(runnable).slice(0, 3));
+    expect(first.total).toBe(runnable.length);
+    expect(ids(first.cannot)).toEqual(ids(cannot).slice(0, 3));
+    expect(first.cannot.map((r) => r.factoryId === null)).toEqual(
+      cannot.slice(0, 3).map((r) => r.automationId === 'aut_b'),
+    );
+    const everything = await runs.rerunCandidates(filter, 100);
+    expect(ids(everything.items)).toEqual(ids(runnable));
+    expect(ids(everything.cannot)).toEqual(ids(cannot));
+  });
+
   it('interrupts a run whose relay died, once, and never runs it again', async () => {
     T0 = freshEpoch();
     const db = await store.open();

@@ -1,6 +1,7 @@
 import type { RunStatus } from '../../../shared/contract/runs.js';
 import {
   firstRunIdAt,
+  RERUNNABLE,
   toRecord,
   type NewRun,
   type RunRecord,
@@ -257,18 +258,28 @@ export function createPostgresRunsRepository(
       );
       return found[0]?.body ?? null;
     },
-    /** Runs in `status` not re-run yet, oldest first, and how many match in all. */
     async rerunCandidates(filter, limit) {
       const params: [RunStatus, string | null, string] = [
         filter.status,
         filter.automation,
         firstRunIdAt(filter.since ?? 0),
       ];
-      const [items, total] = await Promise.all([
-        rows(`${SELECT} WHERE ${NOT_RERUN} ORDER BY r.id LIMIT $4`, [...params, limit]),
-        count(`SELECT count(*) AS n FROM runs r WHERE ${NOT_RERUN}`, params),
+      const [items, total, cannot] = await Promise.all([
+        rows(`${SELECT} WHERE ${NOT_RERUN} AND ${RERUNNABLE} ORDER BY r.id LIMIT $4`, [
+          ...params,
+          limit,
+        ]),
+        count(
+          `SELECT count(*) AS n FROM runs r LEFT JOIN automations a ON a.id = r.automation_id
+           WHERE ${NOT_RERUN} AND ${RERUNNABLE}`,
+          params,
+        ),
+        rows(`${SELECT} WHERE ${NOT_RERUN} AND NOT (${RERUNNABLE}) ORDER BY r.id LIMIT $4`, [
+          ...params,
+          limit,
+        ]),
       ]);
-      return { items: items.map(toRecord), total };
+      return { items: items.map(toRecord), total, cannot: cannot.map(toRecord) };
     },
     /** The delivery's event type (§13), for the executors; null when unknown. */
     async eventTypeOf(deliveryId) {
