@@ -61,9 +61,13 @@ describe('run claims across replicas', () => {
   it('never hand one run to two claimers', async () => {
     const { pool, openPool } = await postgres.database();
     const ids = await seedQueuedRuns(pool, 300);
+    const other = openPool();
+    // Both connected before either claims: on a loaded machine, a pool still connecting once
+    // lost every run to the other, and the test could not tell that from a claim gone wrong.
+    await Promise.all([pool.query('SELECT 1'), other.query('SELECT 1')]);
     const replicas = [
       createPostgresRunClaims(pool, { owner: 'replica-a', leaseMs: 60_000 }),
-      createPostgresRunClaims(openPool(), { owner: 'replica-b', leaseMs: 60_000 }),
+      createPostgresRunClaims(other, { owner: 'replica-b', leaseMs: 60_000 }),
     ];
 
     const claimedBy = await Promise.all(
