@@ -9,6 +9,7 @@ import { AutomationIndex } from './automations/automation-index.js';
 import type { CoreConfig } from './config.js';
 import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
+import { Reachability } from './reachability.js';
 import { listen, type Listener } from './http/listener.js';
 import { createIngressHandler } from './ingress/door.js';
 import {
@@ -47,6 +48,8 @@ export interface Core {
   store: Store;
   service: ServiceHandlers;
   events: EventBus;
+  /** Tunnel and wake state; where provider links hear that the relay moved or is back. */
+  reachability: Reachability;
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
@@ -101,6 +104,7 @@ async function startOn(
   await store.factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', now());
   const settings = await RelaySettings.load(store.settings);
   if (config.publicUrl) await settings.setPublicUrl(config.publicUrl.replace(/\/+$/, ''));
+  const reachability = new Reachability(settings);
 
   const secretStore =
     config.secretStore ??
@@ -199,7 +203,10 @@ async function startOn(
       },
       automations: () => automationIndex.reload(),
       secrets: async () => void (await secrets.load()),
-      settings: () => settings.reload(),
+      settings: async () => {
+        await settings.reload();
+        reachability.noticeBase();
+      },
       tokens: () => Promise.resolve(),
       alarms: () => alarms.evaluate(),
     },
@@ -252,6 +259,7 @@ async function startOn(
     secrets,
     directory,
     settings,
+    reachability,
     events,
     writes,
     definitions,
@@ -309,6 +317,7 @@ async function startOn(
   await definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
+  reachability.started();
 
   const prune = (): void => {
     const policy = {
@@ -346,6 +355,7 @@ async function startOn(
     store,
     service,
     events,
+    reachability,
     secrets,
     adminToken,
     auth,

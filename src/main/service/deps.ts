@@ -10,6 +10,7 @@ import type { FactoriesRepository } from '../store/factories-repo.js';
 import type { TokensRepository } from '../store/tokens-repo.js';
 import type { WebhooksRepository } from '../store/webhooks-repo.js';
 import type { Async } from '../store/store.js';
+import type { Reachability } from '../reachability.js';
 import type { RelaySettings } from './relay-settings.js';
 import type { SerialQueue } from './serial-queue.js';
 
@@ -21,6 +22,8 @@ export interface ServiceDeps {
   secrets: TeamSecrets;
   directory: WebhookDirectory;
   settings: RelaySettings;
+  /** Tunnel and wake state, and the one place that says when the ingress base moved. */
+  reachability: Reachability;
   events: EventBus;
   /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
   writes: SerialQueue;

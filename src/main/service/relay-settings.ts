@@ -14,6 +14,8 @@ type Key = (typeof KEYS)[number];
 export class RelaySettings {
   /** The ingress listener's own address, known once it listens. */
   listenerBaseUrl = 'http://127.0.0.1:8787';
+  /** This relay's own tunnel URL (never stored: each replica runs its own tunnel or none). */
+  tunnelUrl: string | null = null;
   private values = new Map<Key, unknown>();
 
   private constructor(private readonly repo: Async<SettingsRepository>) {}
@@ -54,9 +56,9 @@ export class RelaySettings {
     return this.write('secretBackend', value);
   }
 
-  /** The `base_url` of every ingress URL shown. */
+  /** The `base_url` of every ingress URL shown: a tunnel's URL wins over `--public-url`. */
   get ingressBaseUrl(): string {
-    return this.publicUrl ?? this.listenerBaseUrl;
+    return this.tunnelUrl ?? this.publicUrl ?? this.listenerBaseUrl;
   }
 
   get retentionDays(): number {

@@ -39,6 +39,8 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
       deliveriesLastHour: await deps.deliveries.countSince(deps.now() - HOUR_MS),
       refusalsLastHour: deps.refusals.countsLastHour(deps.now()),
       cliCommand: deps.cliCommand,
+      tunnel: deps.reachability.tunnel,
+      lastWake: deps.reachability.lastWake,
     }),
     'settings.get': () => Promise.resolve(settingsJson()),
     'settings.update': (changes) =>
@@ -49,6 +51,7 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
         if (changes.retentionMinPerWebhook !== undefined) {
           await deps.settings.setRetentionMinPerWebhook(changes.retentionMinPerWebhook);
         }
+        deps.reachability.noticeBase();
         deps.events.emit({ type: 'changed', resource: 'settings' });
         return settingsJson();
       }),

@@ -41,6 +41,23 @@ const publicUrlSchema = z
   })
   .transform((u) => u.replace(/\/+$/, ''));
 
+export const TUNNEL_STATES = ['starting', 'up', 'down', 'off'] as const;
+
+/** The tunnel this relay runs (PRODUCT §18); `off` when none is configured. */
+export const tunnelStatusSchema = z.object({
+  kind: z.string().nullable(),
+  state: z.enum(TUNNEL_STATES),
+  url: z.string().nullable(),
+  /** ISO 8601: when it entered this state. */
+  since: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type TunnelStatus = z.infer<typeof tunnelStatusSchema>;
+
+/** The last time the relay found the machine had slept (PRODUCT §20). */
+export const lastWakeSchema = z.object({ at: z.string(), sleptSeconds: z.number() });
+export type LastWake = z.infer<typeof lastWakeSchema>;
+
 export const statusSchema = z.object({
   version: z.string(),
   role: roleSchema,
@@ -51,6 +68,8 @@ export const statusSchema = z.object({
   refusalsLastHour: refusalCountsSchema,
   /** How to run `hookport` on the relay's machine, as sample commands print it. */
   cliCommand: z.string(),
+  tunnel: tunnelStatusSchema,
+  lastWake: lastWakeSchema.nullable(),
 });
 export type RelayStatus = z.infer<typeof statusSchema>;
 
