@@ -26,6 +26,12 @@ export const relayEventSchema = z.discriminatedUnion('type', [
   }),
   /** A running command printed more: `runs.get` now shows it (at most a few a second). */
   z.object({ type: z.literal('run-output'), runId: z.string() }),
+  /** A provider link's recovery asked for `asked` deliveries; they arrive as ordinary deliveries. */
+  z.object({
+    type: z.literal('recovered'),
+    webhookUid: z.string(),
+    asked: z.number().int(),
+  }),
   z.object({
     type: z.literal('changed'),
     resource: z.enum(['webhooks', 'automations', 'secrets', 'settings', 'tokens', 'alarms']),
