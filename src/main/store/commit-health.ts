@@ -118,7 +118,9 @@ export class CommitHealth {
 
   private failure(error: unknown): Extract<CommitHealthState, { ok: false }> {
     const since = this.last && !this.last.state.ok ? this.last.state.since : this.options.now();
-    return { ok: false, reason: troubleOf(error), code: codeOf(error), since };
+    const reason = troubleOf(error);
+    // The store's own code (a SQLSTATE, SQLITE_FULL) says why it refused; a socket's adds nothing.
+    return { ok: false, reason, code: reason === 'refused' ? codeOf(error) : null, since };
   }
 
   /** Keeps the evidence; says so in the log when the answer of /healthz changes. */
