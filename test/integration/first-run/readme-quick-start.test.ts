@@ -17,7 +17,10 @@ function readmeCommand(heading: string): string {
   const section = readme.slice(readme.indexOf(heading));
   const block = /```sh\n([^`]+)\n```/.exec(section);
   if (!block) throw new Error(`README has no command under ${heading}`);
-  return block[1]!.split('\n').at(-1)!.replace(/\s+#.*$/, '');
+  return block[1]!
+    .split('\n')
+    .at(-1)!
+    .replace(/\s+#.*$/, '');
 }
 
 /** One small suite: the whole of it would run this test again. */
