@@ -152,7 +152,8 @@ export async function oneByOne(
   commitOne: (pending: BatchItem) => Promise<BatchResult>,
 ): Promise<BatchResult> {
   const each: Alone[] = [];
-  for (const pending of batch) each.push(await commitOne(pending).catch((error: unknown) => ({ error })));
+  for (const pending of batch)
+    each.push(await commitOne(pending).catch((error: unknown) => ({ error })));
   return merged(batch, each);
 }
 

@@ -3,9 +3,7 @@ import { headerLines } from './header-lines.js';
 
 /** What a request's Content-Length says, read strictly; a length past the limit is kept as text. */
 export type DeclaredLength =
-  | { kind: 'none' }
-  | { kind: 'within'; bytes: number }
-  | { kind: 'over'; declared: string };
+  { kind: 'none' } | { kind: 'within'; bytes: number } | { kind: 'over'; declared: string };
 
 const DIGITS = /^[0-9]+$/;
 /** Past this many digits a declared length is shown cut short: leading zeros are unbounded. */

@@ -90,9 +90,7 @@ describe.each(storeKinds)('an absurd Content-Length flood beside GitHub (%s)', (
     attacking = false;
     await Promise.all(attackers);
 
-    expect(answers.filter((a) => a.status !== 202).map((a) => [a.n, a.status, a.body])).toEqual(
-      [],
-    );
+    expect(answers.filter((a) => a.status !== 202).map((a) => [a.n, a.status, a.body])).toEqual([]);
     for (const { body } of answers) {
       expect(await getDelivery(relay, body.delivery_id!)).toMatchObject({ label: 'Accepted' });
     }
