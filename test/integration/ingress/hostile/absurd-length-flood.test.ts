@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newDeliveryId } from '../../../../src/main/ids.js';
 import { MAX_BODY_BYTES } from '../../../../src/main/ingress/limits.js';
 import { getDelivery, listDeliveries, logSettled } from '../../../support/deliveries.js';
 import { exchangeRaw, openRaw, requestHead } from '../../../support/raw-http.js';
@@ -14,6 +15,8 @@ import { SENDERS } from '../../signatures/support/senders.js';
  * be 202 and stored, and the log must list without error afterwards.
  */
 const github = SENDERS.find((s) => s.scheme === 'github')!;
+/** The issue saw 27 of 55 lost; 30 at GitHub's trickle, three at a time, showed as many. */
+const GENUINE = 30;
 
 /** Each value as an attacker sends it; every header set is a whole request head's lengths. */
 const ABSURD_LENGTHS: ReadonlyArray<Array<[string, string]>> = [
@@ -84,7 +87,7 @@ describe.each(storeKinds)('an absurd Content-Length flood beside GitHub (%s)', (
     // Three senders at a time, one delivery after another each: GitHub's steady trickle.
     await Promise.all(
       [0, 1, 2].map(async (lane) => {
-        for (let n = lane; n < 45; n += 3) answers.push(await genuine(n));
+        for (let n = lane; n < GENUINE; n += 3) answers.push(await genuine(n));
       }),
     );
     attacking = false;
@@ -99,7 +102,35 @@ describe.each(storeKinds)('an absurd Content-Length flood beside GitHub (%s)', (
 
     await logSettled(relay);
     const { items } = await listDeliveries(relay, webhook.uid, { limit: 500 });
-    expect(items.filter((d) => d.label === 'Accepted')).toHaveLength(45);
+    expect(items.filter((d) => d.label === 'Accepted')).toHaveLength(GENUINE);
     for (const entry of items) expect(entry.size).toBeLessThanOrEqual(MAX_BODY_BYTES + 1);
+  });
+
+  it('lists entries stored with absurd sizes before sizes were bounded', async () => {
+    const { webhook } = await relay.createWebhook({ name: 'older' });
+    // Written straight through the real store, as the relay did before sizes were bounded:
+    // 2^53 + 2 fits SQLite's INTEGER and PostgreSQL's bigint, and no contract's number.
+    const receivedAt = Date.now();
+    await relay.core.store.batchStore.commit([
+      {
+        kind: 'reject',
+        item: {
+          id: newDeliveryId(receivedAt),
+          webhookUid: webhook.uid,
+          receivedAt,
+          size: 2 ** 53 + 2,
+          label: 'Rejected (too large)',
+          reason: 'body exceeds 262144 bytes',
+          clientAddress: '203.0.113.7',
+          identity: null,
+          identitySource: null,
+          request: { method: 'POST', path: `/webhooks/w/${webhook.uid}`, headers: [] },
+          eventType: null,
+        },
+      },
+    ]);
+    const { items } = await listDeliveries(relay, webhook.uid);
+    expect(items).toMatchObject([{ label: 'Rejected (too large)', size: MAX_BODY_BYTES + 1 }]);
+    expect(await getDelivery(relay, items[0]!.id)).toMatchObject({ size: MAX_BODY_BYTES + 1 });
   });
 });
