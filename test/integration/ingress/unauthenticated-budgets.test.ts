@@ -77,7 +77,10 @@ describe.each(storeKinds)('budgets for unauthenticated log entries (%s)', (store
       statuses.push(answer.status);
       if (answer.status === 429) expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
     }
-    expect(statuses).toEqual([...Array(FAILED_AUTH_BUDGET).fill(413), ...Array(5).fill(429)]);
+    expect(statuses).toEqual([
+      ...Array<number>(FAILED_AUTH_BUDGET).fill(413),
+      ...Array<number>(5).fill(429),
+    ]);
     // The same budget counts the address's 401s.
     expect((await forged('203.0.113.7')).status).toBe(429);
     expect((await genuine('203.0.113.7')).status).toBe(202);
@@ -120,7 +123,7 @@ describe.each(storeKinds)('budgets for unauthenticated log entries (%s)', (store
       statuses.push(i % 2 === 0 ? (await headersOnly(from)).status : (await forged(from)).status);
     }
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
-    expect(statuses.slice(-20)).toEqual(Array(20).fill(429));
+    expect(statuses.slice(-20)).toEqual(Array<number>(20).fill(429));
     expect((await genuine('198.51.9.9')).status).toBe(202);
 
     const logged = await entries();
