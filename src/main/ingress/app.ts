@@ -71,7 +71,7 @@ function answerHealthCheck(deps: IngressDeps, req: IncomingMessage, res: Attempt
 async function receive(attempt: Attempt): Promise<void> {
   const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
-  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
+  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size, read.declared);
   const verified = verify(attempt, read.body);
   if (!verified.ok) return rejectAuth(attempt, verified.reason, read.body.length, read.body);
   if (!attempt.rateCounted) {
