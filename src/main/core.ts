@@ -17,6 +17,7 @@ import {
   DELIVERIES_PER_MINUTE,
   FAILED_AUTH_BUDGET,
   FAILED_AUTH_WINDOW_MS,
+  UNAUTHENTICATED_PER_WEBHOOK_BUDGET,
   RATE_WINDOW_MS,
   WEBHOOKS_PER_FACTORY,
 } from './ingress/limits.js';
@@ -200,6 +201,11 @@ async function startOn(
     RATE_WINDOW_MS,
   );
   const failedAuth = store.rateGate('failed-auth', FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+  const unauthenticated = store.rateGate(
+    'unauthenticated',
+    UNAUTHENTICATED_PER_WEBHOOK_BUDGET,
+    FAILED_AUTH_WINDOW_MS,
+  );
   const bridge = bridgePeers({
     peers: store.peers,
     events,
@@ -236,6 +242,7 @@ async function startOn(
     hasAutomations: (uid) => automationIndex.selects(uid),
     rateLimiter,
     failedAuth,
+    unauthenticated,
     trustProxy: config.trustProxy ?? false,
     storeKind: store.kind,
     storeHealth,
@@ -351,7 +358,7 @@ async function startOn(
   const timers = [
     setInterval(prune, HOUR_MS),
     setInterval(() => {
-      for (const gate of [rateLimiter, failedAuth]) {
+      for (const gate of [rateLimiter, failedAuth, unauthenticated]) {
         Promise.resolve(gate.sweep(now())).catch((error: unknown) =>
           log.error(`[limits] ${describeError(error)}`),
         );

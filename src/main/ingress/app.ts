@@ -76,14 +76,14 @@ function answerHealthCheck(
 async function receive(attempt: Attempt): Promise<void> {
   const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
-  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
+  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size, read.declared);
   const verified = verify(attempt, read.body);
   if (!verified.ok) return rejectAuth(attempt, verified.reason, read.body.length, read.body);
   if (!attempt.rateCounted) {
     const wait = await attempt.deps.rateLimiter.take(attempt.webhook.uid, attempt.receivedAt);
     if (wait > 0) return refuseRate(attempt, wait);
   }
-  const item = acceptable(attempt, read.body, verified.deliveryId);
+  const item = acceptable(attempt, read.body, verified.deliveryId, verified.replayKey);
   if (!item) return;
   // Handed over, not awaited here: this frame would keep the body until the commit ends.
   return answerOnceCommitted(attempt, item.id, item.body.length, attempt.deps.writer.accept(item));
@@ -154,6 +154,7 @@ function acceptable(
   attempt: Attempt,
   body: Buffer,
   providerDeliveryId: string | null,
+  signatureKey?: string,
 ): AcceptItem | null {
   const { req, deps, webhook } = attempt;
   // The tree only for what reads it: most of a large body's garbage on the accept path.
@@ -196,5 +197,7 @@ function acceptable(
     ),
     request: requestContext(attempt),
     eventType,
+    // Always present (undefined when unsigned): one object shape for every accepted request.
+    signatureKey,
   };
 }
