@@ -69,7 +69,16 @@ export function seedWeek(db: Db, shape: WeekShape): SeededWeek {
       const body = realisticPayload(random, 1024 + random.int(1024), 100_000 + serial);
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
       const id = weekId(at, serial);
-      insert.run(id, uid, label, body.length, at, `seed-${serial}`, reason, EVENT_TYPES[serial % 4]);
+      insert.run(
+        id,
+        uid,
+        label,
+        body.length,
+        at,
+        `seed-${serial}`,
+        reason,
+        EVENT_TYPES[serial % 4],
+      );
       if (label === 'Accepted') {
         payload.run(id, Buffer.from(body));
         payloadBytes += body.length;

@@ -1,14 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
-import { pacedSlices, RETENTION_PACING, unsyncedTransaction } from './paced-slices.js';
+import { pacedSlices, UPKEEP_PACING, unsyncedTransaction } from './paced-slices.js';
 
-/** Leaf pages one 'merge' step writes: a few milliseconds of work. */
-const MERGE_PAGES = 16;
 /**
- * At most this many steps per upkeep (about 64 MB of index rewritten): a later prune goes on
- * where this one stopped, and never does one upkeep become a whole 'optimize'.
+ * Leaf pages one 'merge' step writes: the smallest step. Even one page of a trigram index took
+ * 6-110 ms on the loaded 2-core benchmark machine (most under 25 ms), the write lock held
+ * throughout: so few steps, far apart (UPKEEP_PACING).
  */
-const MAX_STEPS = 4_000;
+const MERGE_PAGES = 1;
+/**
+ * At most this many steps per upkeep: the next prune (an hour later) goes on where this one
+ * stopped, and never does one upkeep become a whole 'optimize'.
+ */
+const MAX_STEPS = 500;
 
 /**
  * The trigram index after deletions: FTS5 (contentless_delete) leaves a tombstone per deleted
@@ -35,7 +39,7 @@ export function createIndexUpkeep(db: Db) {
     async afterDeletes(): Promise<number> {
       let steps = 0;
       await pacedSlices(
-        RETENTION_PACING,
+        UPKEEP_PACING,
         (budgetMs) => {
           const started = performance.now();
           let worked = true;

@@ -16,6 +16,8 @@ export interface SlicePacing {
  * hour's prune after that, an hour's worth.
  */
 export const RETENTION_PACING: SlicePacing = { ms: 2, share: 0.25 };
+/** The index's merge steps after a prune: each is coarse (index-upkeep.ts), so a tenth of the time. */
+export const UPKEEP_PACING: SlicePacing = { ms: 2, share: 0.1 };
 
 /**
  * `fn` in a transaction of its own without an fsync at commit (synchronous = NORMAL in WAL): a
