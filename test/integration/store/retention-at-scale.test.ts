@@ -148,7 +148,7 @@ describe('retention on a large log (sqlite)', () => {
     } while (before);
     expect(total).toBe(COUNT - AT_CUTOFF);
     expect(seen).toEqual(ids.slice(AT_CUTOFF).reverse());
-  });
+  }, 180_000);
 
   it('answers a sender while the filter lab parses 400 payloads of 200 KB', async () => {
     let labDone = false;
