@@ -24,6 +24,8 @@ export type AbsurdLengthOptions =
 export interface GenuineResult {
   sent: number;
   lost: number;
+  /** What the lost ones got: a status, or the client's error code. */
+  lostAs: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
 }
@@ -45,6 +47,11 @@ const LENGTHS: readonly string[][] = [
 async function genuine(options: Extract<AbsurdLengthOptions, { role: 'genuine' }>) {
   const latencies: number[] = [];
   let lost = 0;
+  const lostAs: Record<string, number> = {};
+  const lose = (why: string): void => {
+    lost++;
+    lostAs[why] = (lostAs[why] ?? 0) + 1;
+  };
   const one = async (n: number): Promise<void> => {
     const body = Buffer.from(JSON.stringify({ action: 'opened', number: n }));
     const signature = createHmac('sha256', options.secret).update(body).digest('hex');
@@ -61,9 +68,10 @@ async function genuine(options: Extract<AbsurdLengthOptions, { role: 'genuine' }
         body,
       });
       await response.arrayBuffer();
-      if (response.status !== 202) lost++;
-    } catch {
-      lost++;
+      if (response.status !== 202) lose(String(response.status));
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      lose(cause?.code ?? (error as Error).name);
     }
     latencies.push(performance.now() - started);
   };
@@ -80,7 +88,13 @@ async function genuine(options: Extract<AbsurdLengthOptions, { role: 'genuine' }
   latencies.sort((a, b) => a - b);
   const at = (q: number): number =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  const result: GenuineResult = { sent: options.deliveries, lost, p50Ms: at(0.5), p99Ms: at(0.99) };
+  const result: GenuineResult = {
+    sent: options.deliveries,
+    lost,
+    lostAs,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+  };
   return result;
 }
 
