@@ -36,6 +36,7 @@ import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
+import { COMMIT_PROBE_KEY, CommitHealth } from './store/commit-health.js';
 import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
 import { openStore } from './store/open-store.js';
 import { bridgePeers, warnLagging } from './replicas/peer-bridge.js';
@@ -170,13 +171,22 @@ async function startOn(
     now,
   });
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
+  // The ingress /healthz answers 503 while the store cannot commit (commit-health.ts).
+  const storeHealth = new CommitHealth({
+    probe: () => store.settings.set(COMMIT_PROBE_KEY, now()),
+    now,
+    log,
+  });
   const writer = new DeliveryWriter(
     timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
     {
       maxInFlight: store.batchStore.commitsInFlight,
-      onError: (error) =>
-        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+      onError: (error) => {
+        storeHealth.commitFailed(error);
+        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`);
+      },
       onCommit: (committed) => {
+        storeHealth.committed();
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
@@ -235,6 +245,7 @@ async function startOn(
     unauthenticated,
     trustProxy: config.trustProxy ?? false,
     storeKind: store.kind,
+    storeHealth,
     now,
     log,
     refusals,

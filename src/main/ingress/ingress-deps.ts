@@ -3,6 +3,7 @@ import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
+import type { CommitHealth } from '../store/commit-health.js';
 import type { StoreKind } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -45,6 +46,8 @@ export interface IngressDeps {
   unauthenticated: RateGate;
   /** Which store the relay runs on, for the health check. */
   storeKind: StoreKind;
+  /** Whether the store can commit, for the health check (503 while it cannot); absent: 200. */
+  storeHealth?: Pick<CommitHealth, 'check'>;
   trustProxy: boolean;
   now: () => number;
   log: Logger;

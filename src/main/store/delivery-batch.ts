@@ -39,6 +39,8 @@ export interface AcceptItem {
   eventType: string | null;
   /** Replays re-evaluate a stored payload on purpose, so they skip the duplicate check. */
   replayOf?: string;
+  /** A hash of the signature when it signs a timestamp: a second dedupe key (signature-claims.ts). */
+  signatureKey?: string;
 }
 
 export type AcceptOutcome =

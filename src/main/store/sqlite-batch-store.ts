@@ -9,6 +9,7 @@ import type {
 } from './delivery-batch.js';
 import { entryBase, oneByOneNow } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
+import { signatureClaim } from './signature-claims.js';
 
 export interface BatchStoreOptions {
   dedupeWindowMs: number;
@@ -73,7 +74,13 @@ export function sqliteBatchCommitter(
   const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
     const base = entryBase(item);
     if (!item.replayOf) {
-      const previous = findKey.get(item.webhookUid, item.identity);
+      // A replayed signature first: its key cannot be chosen by a sender, the identity can.
+      const signature = signatureClaim(item, options.dedupeWindowMs);
+      const replayed = signature && findKey.get(item.webhookUid, signature.identity);
+      const previous =
+        replayed && replayed.accepted_at > item.receivedAt - options.dedupeWindowMs
+          ? replayed
+          : findKey.get(item.webhookUid, item.identity);
       if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {
         const row = write(
           {
@@ -91,6 +98,9 @@ export function sqliteBatchCommitter(
         };
       }
       upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
+      if (signature) {
+        upsertKey.run(item.webhookUid, signature.identity, item.id, signature.acceptedAt);
+      }
     }
     const runIds = item.runs.map((r) => r.id);
     const row = write(
