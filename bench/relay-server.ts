@@ -7,6 +7,8 @@
  *              entries for the indexer; on PostgreSQL the two GIN indexes, with new rows born
  *              indexed so that nothing is queued and the indexers idle (ingress/without-search.ts);
  *   join       another relay on the same PostgreSQL database created the webhook: use it.
+ *   github     the webhook checks GitHub's signature (X-Hub-Signature-256) instead of a token;
+ *              `secret` is its signing secret.
  * With HOOKPORT_DATABASE_URL (and HOOKPORT_MASTER_KEY) in the environment the relay runs on
  * PostgreSQL, as `hookport serve` does; otherwise on SQLite in the data dir.
  *   (bundled by bench/ingress/processes.ts) relay-server.mjs <data-dir> raised|default [no-search] [join]
@@ -14,6 +16,7 @@
  * still waiting for the search indexer (on PostgreSQL: every relay's, the shared queue);
  * SIGTERM stops it cleanly.
  */
+import { randomBytes } from 'node:crypto';
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
 import { isSqliteStore } from '../src/main/store/sqlite-store.js';
@@ -62,6 +65,20 @@ async function webhook(): Promise<{ url: string; secret: string | null }> {
     const found = await store.webhooks.findByName('default', 'bench');
     if (!found) throw new Error('join: no webhook "bench" in the shared database');
     return { url: `${core.ingressListenUrl}/webhooks/w/${found.uid}`, secret: null };
+  }
+  if (options.includes('github')) {
+    const signing = randomBytes(24).toString('base64url');
+    const created = await core.service['webhooks.create'](
+      {
+        factory: 'default',
+        name: 'bench',
+        authMode: 'signature',
+        signatureScheme: 'github',
+        secret: signing,
+      },
+      { role: 'manage' },
+    );
+    return { url: created.ingressUrl, secret: signing };
   }
   const created = await core.service['webhooks.create'](
     { factory: 'default', name: 'bench', authMode: 'token' },

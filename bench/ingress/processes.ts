@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { AbsurdLengthOptions } from './absurd-length-load.js';
 import type { FuzzOptions, FuzzResult } from './fuzz-load.js';
 import type { LoadOptions, LoadResult } from './load-generator.js';
 
@@ -153,3 +154,7 @@ export const runLoad = (options: LoadOptions): Promise<LoadResult> =>
 /** Runs the fuzz load in a process of its own and returns what it saw. */
 export const runFuzz = (options: FuzzOptions): Promise<FuzzResult> =>
   runOnce('bench/ingress/fuzz-load.ts', options);
+
+/** Runs one side of the absurd Content-Length attack (absurd-length-load.ts) in its own process. */
+export const runAbsurdLength = <R>(options: AbsurdLengthOptions): Promise<R> =>
+  runOnce('bench/ingress/absurd-length-load.ts', options);

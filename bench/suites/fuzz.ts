@@ -4,11 +4,14 @@
  * duplicates, bodies past the limit, invalid JSON, wrong tokens, unknown webhooks, odd paths,
  * other methods), 20 at a time. Reported: the relay's RSS before and after and the difference
  * (target ≤ +50 MB), and every status seen (never a 5xx, every request answered).
- * BENCH_FUZZ_REQUESTS (default 25,000) sets the count.
+ * BENCH_FUZZ_REQUESTS (default 25,000) sets the count. Then issue 24's row: GitHub-signed
+ * deliveries' p99 and loss while an absurd Content-Length flood runs, against a quiet run
+ * (bench/ingress/absurd-length-row.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { absurdLengthRow } from '../ingress/absurd-length-row.js';
 import { launcherEnv, launcherFlags, runFuzz, startServer } from '../ingress/processes.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
@@ -51,4 +54,9 @@ relay RSS     ${(before / MB).toFixed(0)} MB before, ${(after / MB).toFixed(0)} 
   }
 }
 
-export const fuzzSuite: BenchSuite = { name: 'fuzz', run };
+async function runAll(): Promise<void> {
+  await run();
+  await absurdLengthRow();
+}
+
+export const fuzzSuite: BenchSuite = { name: 'fuzz', run: runAll };

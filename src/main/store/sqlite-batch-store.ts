@@ -21,6 +21,20 @@ export function createSqliteBatchStore(db: Db, options: BatchStoreOptions): Deli
   return { commit: (batch) => Promise.resolve(commitBatch(batch)) };
 }
 
+/** SQLite's codes for a database that cannot commit now, whatever the batch holds. */
+const UNAVAILABLE =
+  /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|NOMEM|INTERRUPT|PROTOCOL)/;
+
+/**
+ * Some item's value may be at fault (a constraint, a type a STRICT column refuses), so the batch is
+ * worth writing one item at a time; when the file is locked, full or failing, that would only
+ * multiply the failures (and a busy file's waits).
+ */
+function refusedForItsData(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return !(typeof code === 'string' && UNAVAILABLE.test(code));
+}
+
 /**
  * The transaction itself, synchronous; usable wherever the database handle lives. A batch whose
  * transaction fails is written again one item per transaction, so that only the item SQLite
@@ -127,7 +141,7 @@ export function sqliteBatchCommitter(
     try {
       return writeAll(batch);
     } catch (error) {
-      if (batch.length === 1) throw error;
+      if (batch.length === 1 || !refusedForItsData(error)) throw error;
       return oneByOneNow(batch, (pending) => writeAll([pending]));
     }
   };
