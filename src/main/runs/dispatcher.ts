@@ -29,6 +29,11 @@ export interface DispatcherDeps {
   dataDir: string;
   log: Logger;
   now: () => number;
+  /** A `command` run's MCP access (§21 mcpForRuns): opened as it starts, closed as it ends. */
+  mcpAccess?: {
+    open(factoryId: string, runId: string): Promise<{ url: string; token: string } | null>;
+    close(runId: string): void;
+  };
 }
 
 /**
@@ -205,7 +210,7 @@ export class RunDispatcher {
     this.active.set(factoryId, (this.active.get(factoryId) ?? 0) + 1);
     this.emit(run, 'running');
     const abort = new AbortController();
-    const done = this.perform(run, config, abort.signal)
+    const done = this.perform(run, factoryId, config, abort.signal)
       .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
       .then((result) => this.finish(run, config.kind, result, abort.signal.aborted))
       .finally(() => {
@@ -219,6 +224,7 @@ export class RunDispatcher {
 
   private async perform(
     run: RunRecord,
+    factoryId: string,
     config: Exclude<ExecutorConfig, { kind: 'record' }>,
     signal: AbortSignal,
   ): Promise<ExecutionResult> {
@@ -242,9 +248,14 @@ export class RunDispatcher {
       },
       onOutput: this.live.sink(run.id),
     };
-    return config.kind === 'command'
-      ? executeCommand(config, this.deps.dataDir, job)
-      : executeHttp(config, job);
+    if (config.kind !== 'command') return executeHttp(config, job);
+    const mcp = (await this.deps.mcpAccess?.open(factoryId, run.id)) ?? null;
+    try {
+      return await executeCommand(config, this.deps.dataDir, { ...job, mcp });
+    } finally {
+      // The token ends with the run, before its end is recorded.
+      this.deps.mcpAccess?.close(run.id);
+    }
   }
 
   private async finish(
