@@ -2,6 +2,7 @@ import { DELIVERY_ID_PATTERN, WEBHOOK_UID_PATTERN } from '../../shared/contract/
 import { forwardUrlSchema } from '../../shared/contract/forwarding.js';
 import type { Webhook } from '../../shared/contract/webhooks.js';
 import { ApiError } from '../../shared/errors.js';
+import { signingRefusal } from '../forward/signing-policy.js';
 import { AdminClient } from './admin-client.js';
 import { parseCommandLine } from './command-line.js';
 import { DeliveryWakeups } from './delivery-wakeups.js';
@@ -10,7 +11,7 @@ import { UsageError } from './usage.js';
 
 export const FORWARD_HELP = `Usage:
   hookport forward <webhook name or uid> --to URL [--since ID | --from-now] [--no-sign]
-                   [--admin-url URL] [--data-dir D]
+                   [--allow-remote-signing] [--admin-url URL] [--data-dir D]
 
 Forwards each Accepted delivery of a webhook to your own handler as it arrives, in order, one line
 each: time, delivery ID, event type, → the handler's status and how long it took. Deliveries go
@@ -26,6 +27,9 @@ delivery forwarded to that URL (the relay keeps that place, so any terminal can 
   --since ID        start after this delivery instead
   --from-now        start with the next delivery, skipping what is waiting
   --no-sign         send without a signature
+  --allow-remote-signing
+                    sign for a handler that is not on this machine (by default signatures go
+                    only to 127.0.0.1, [::1] or localhost; a GitLab token webhook never elsewhere)
   --admin-url URL   the relay's admin listener (default http://127.0.0.1:8788)
   --data-dir D      where to read admin-token (default $HOOKPORT_DATA_DIR or ~/.hookport);
                     HOOKPORT_ADMIN_TOKEN, when set, is used instead
@@ -55,6 +59,7 @@ function parse(args: string[]) {
       since: { type: 'string' },
       'from-now': { type: 'boolean' },
       'no-sign': { type: 'boolean' },
+      'allow-remote-signing': { type: 'boolean' },
       'admin-url': { type: 'string' },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -84,6 +89,7 @@ function parse(args: string[]) {
     since: values.since,
     fromNow: values['from-now'] === true,
     sign: values['no-sign'] !== true,
+    allowRemoteSigning: values['allow-remote-signing'] === true,
     target: { adminUrl: values['admin-url'], dataDir: values['data-dir'] },
   };
 }
@@ -96,6 +102,16 @@ export async function forward(args: string[]): Promise<void> {
   }
   const client = AdminClient.fromTarget(options.target);
   const webhook = await findWebhook(client, options.webhook);
+  const refusal =
+    webhook.authMode === 'signature' && options.sign
+      ? signingRefusal(new URL(options.url), webhook.signatureScheme, options.allowRemoteSigning)
+      : null;
+  // Said before anything is sent, with the flags that change it (the relay refuses each send too).
+  if (refusal !== null) {
+    const flags =
+      webhook.signatureScheme === 'gitlab' ? '--no-sign' : '--allow-remote-signing or --no-sign';
+    throw new UsageError(`forward: ${refusal} (${flags})`);
+  }
   const start = await client.call('deliveries.forwardBacklog', {
     uid: webhook.uid,
     url: options.url,
@@ -139,6 +155,7 @@ export async function forward(args: string[]): Promise<void> {
     webhookUid: webhook.uid,
     url: options.url,
     sign: options.sign,
+    allowRemoteSigning: options.allowRemoteSigning,
     after,
     wakeups,
     signal: stop.signal,

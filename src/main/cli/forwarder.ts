@@ -18,6 +18,8 @@ export interface ForwarderOptions {
   webhookUid: string;
   url: string;
   sign: boolean;
+  /** Sign for a URL that is not loopback (`--allow-remote-signing`). */
+  allowRemoteSigning?: boolean;
   /** Forward the deliveries after this one (exclusive). */
   after: string;
   wakeups: DeliveryWakeups;
@@ -86,6 +88,7 @@ export class Forwarder {
             id: item.id,
             url: this.options.url,
             sign: this.options.sign,
+            allowRemoteSigning: this.options.allowRemoteSigning ?? false,
             forwarder: true,
           }),
         );

@@ -3,6 +3,7 @@ import type { ParsedInput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { buildForwardRequest, redactedForRecord } from '../forward/forward-request.js';
 import { sendBounded } from '../forward/send-bounded.js';
+import { signingRefusal } from '../forward/signing-policy.js';
 import { newAttemptId } from '../ids.js';
 import type { AttemptRecord } from '../store/attempts-repo.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
@@ -43,8 +44,18 @@ function signingSecret(
   deps: FullServiceDeps,
   webhook: WebhookRecord | null,
   sign: boolean,
+  target: URL,
+  allowRemoteSigning: boolean,
 ): string | undefined {
   if (!sign || !webhook || webhook.authMode !== 'signature') return undefined;
+  const refusal = signingRefusal(target, webhook.signatureScheme, allowRemoteSigning);
+  if (refusal !== null) {
+    throw new ApiError(
+      'forbidden',
+      refusal,
+      webhook.signatureScheme === 'gitlab' ? 'sign' : 'allowRemoteSigning',
+    );
+  }
   const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);
   if (secret === undefined || secret === '') {
     throw new ApiError(
@@ -118,10 +129,12 @@ export function forwardingHandlers(
     sign,
     body: edited,
     forwarder,
+    allowRemoteSigning,
   }: ParsedInput<'deliveries.forward'>): Promise<{ attempt: Attempt }> {
     const { delivery, body: stored } = await requireStoredPayload(deps, id);
     const webhook = await deps.webhooks.get(delivery.webhookUid);
-    const secret = signingSecret(deps, webhook, sign);
+    const target = new URL(url);
+    const secret = signingSecret(deps, webhook, sign, target, allowRemoteSigning);
     const shape = webhook ?? { authMode: 'token', signatureScheme: null, signatureOptions: null };
     const sentBody = edited === undefined ? null : Buffer.from(edited, 'utf8');
     const at = deps.now();
@@ -133,7 +146,6 @@ export function forwardingHandlers(
       secret,
       nowMs: at,
     });
-    const target = new URL(url);
     const answer = await sendBounded(target, request.headers, request.body, deps.forwardTimeoutMs);
     const attempt: AttemptRecord = {
       id: newAttemptId(at),

@@ -4,6 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import {
   editWebhookFile,
   removeWebhookFile,
+  SymlinkRefusedError,
   webhookFilePath,
   writeWebhookFile,
 } from '../definitions/files.js';
@@ -24,7 +25,12 @@ async function changeFile(
 ): Promise<void> {
   const path = webhookFilePath(dir, name);
   const before = existsSync(path) ? readFileSync(path, 'utf8') : null;
-  change();
+  try {
+    change();
+  } catch (error) {
+    if (error instanceof SymlinkRefusedError) throw new ApiError('conflict', error.message);
+    throw error;
+  }
   try {
     await deps.definitions.syncNow(factoryId, {});
   } catch (error) {

@@ -7,8 +7,9 @@ import type {
   DeliveryBatchStore,
   RequestContext,
 } from './delivery-batch.js';
-import { entryBase } from './delivery-batch.js';
+import { entryBase, oneByOneNow } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
+import { signatureClaim } from './signature-claims.js';
 
 export interface BatchStoreOptions {
   dedupeWindowMs: number;
@@ -20,7 +21,11 @@ export function createSqliteBatchStore(db: Db, options: BatchStoreOptions): Deli
   return { commit: (batch) => Promise.resolve(commitBatch(batch)) };
 }
 
-/** The transaction itself, synchronous; usable wherever the database handle lives. */
+/**
+ * The transaction itself, synchronous; usable wherever the database handle lives. A batch whose
+ * transaction fails is written again one item per transaction, so that only the item SQLite
+ * refuses fails (`BatchResult.failed`); a batch of one fails as it is.
+ */
 export function sqliteBatchCommitter(
   db: Db,
   options: BatchStoreOptions,
@@ -55,7 +60,13 @@ export function sqliteBatchCommitter(
   const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
     const base = entryBase(item);
     if (!item.replayOf) {
-      const previous = findKey.get(item.webhookUid, item.identity);
+      // A replayed signature first: its key cannot be chosen by a sender, the identity can.
+      const signature = signatureClaim(item, options.dedupeWindowMs);
+      const replayed = signature && findKey.get(item.webhookUid, signature.identity);
+      const previous =
+        replayed && replayed.accepted_at > item.receivedAt - options.dedupeWindowMs
+          ? replayed
+          : findKey.get(item.webhookUid, item.identity);
       if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {
         const row = write(
           {
@@ -73,6 +84,9 @@ export function sqliteBatchCommitter(
         };
       }
       upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
+      if (signature) {
+        upsertKey.run(item.webhookUid, signature.identity, item.id, signature.acceptedAt);
+      }
     }
     const runIds = item.runs.map((r) => r.id);
     const row = write(
@@ -94,7 +108,7 @@ export function sqliteBatchCommitter(
     return { outcome: { label: 'Accepted', deliveryId: item.id, runIds }, row };
   };
 
-  return db.transaction((batch: BatchItem[]): BatchResult => {
+  const writeAll = db.transaction((batch: BatchItem[]): BatchResult => {
     const outcomes: AcceptOutcome[] = [];
     const committed: DeliveryRecord[] = [];
     for (const pending of batch) {
@@ -109,4 +123,12 @@ export function sqliteBatchCommitter(
     }
     return { outcomes, committed };
   });
+  return (batch) => {
+    try {
+      return writeAll(batch);
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      return oneByOneNow(batch, (pending) => writeAll([pending]));
+    }
+  };
 }

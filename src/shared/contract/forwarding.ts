@@ -90,6 +90,11 @@ export const forwardingMethods = {
         .optional(),
       /** Set by `hookport forward`: a delivered attempt moves the URL's catch-up place. */
       forwarder: z.boolean().default(false),
+      /**
+       * Sign for a URL that is not loopback (127.0.0.1, [::1], localhost): without it such a send
+       * is refused (403), and a GitLab token webhook is refused even with it.
+       */
+      allowRemoteSigning: z.boolean().default(false),
     }),
     output: z.object({ attempt: attemptSchema }),
   }),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/signature-schemes.js';
 import type { SignatureScheme, SignInput, Verification, VerifyInput } from './scheme.js';
 import { optionalHeader } from './headers.js';
@@ -49,6 +50,8 @@ export interface HmacSchemeDefinition {
   write: (context: SigningContext) => Record<string, string>;
   /** A check that needs an authenticated body; runs only once the signature matched. */
   checkAuthenticatedBody?: (input: VerifyInput) => void;
+  /** The signed content holds a timestamp that the body check enforces (Linear's body field). */
+  timestampInBody?: true;
 }
 
 function utf8Key(secret: string): Buffer {
@@ -61,8 +64,14 @@ export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureSch
     return (definition.key ?? utf8Key)(secret);
   };
 
+  // Only a signature bound to a time window can be recognised as replayed: without one, the same
+  // bytes again may be a provider's genuine resend.
+  const signsTimestamp =
+    definition.toleranceSeconds !== null || definition.timestampInBody === true;
+
   function verify(input: VerifyInput): Verification {
-    return toVerdict(() => {
+    let replayKey: string | undefined;
+    const verdict = toVerdict(() => {
       const key = deriveKey(input.secret);
       const request = definition.read(input);
       const deliveryId =
@@ -85,8 +94,10 @@ export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureSch
         assertWithinTolerance(Number(request.timestamp), input.now, definition.toleranceSeconds);
       }
       definition.checkAuthenticatedBody?.(input);
+      if (signsTimestamp) replayKey = createHash('sha256').update(expected).digest('hex');
       return deliveryId;
     });
+    return verdict.ok && replayKey !== undefined ? { ...verdict, replayKey } : verdict;
   }
 
   function sign(input: SignInput): Record<string, string> {

@@ -54,4 +54,5 @@ export const linear = defineHmacScheme({
   // The body must already carry webhookTimestamp: sign() returns headers only.
   write: ({ body, sign }) => ({ [SIGNATURE_HEADER]: sign([body]) }),
   checkAuthenticatedBody: checkWebhookTimestamp,
+  timestampInBody: true,
 });

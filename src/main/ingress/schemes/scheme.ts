@@ -19,7 +19,18 @@ export interface VerifyInput {
   options: GenericHmacOptions | null;
 }
 
-export type Verification = { ok: true; deliveryId: string | null } | { ok: false; reason: string };
+export type Verification =
+  | {
+      ok: true;
+      deliveryId: string | null;
+      /**
+       * For schemes that sign a timestamp: a SHA-256 of the signature the request's signed content
+       * calls for (computed, not as sent, so that re-cased hex or extra candidates make no new
+       * key). A captured request replayed inside the tolerance carries the same one.
+       */
+      replayKey?: string;
+    }
+  | { ok: false; reason: string };
 
 export interface SignInput {
   body: Buffer;

@@ -1,4 +1,5 @@
 import type { BatchItem } from '../delivery-batch.js';
+import { signatureClaim, type SignatureClaim } from '../signature-claims.js';
 
 /**
  * The most items a batch statement takes: two bind parameters per payload, and PostgreSQL
@@ -12,7 +13,7 @@ export interface DecidedRow {
   duplicate_of: string | null;
 }
 
-/** One claim per identity: the first accept item that carries it, in batch order. */
+/** A claim of an identity, in batch order: the statement keeps the first one of each that stands. */
 interface IdentityClaim {
   webhookUid: string;
   identity: string;
@@ -27,13 +28,38 @@ interface IdentityClaim {
  * DO UPDATE (rather than DO NOTHING) returns the key's row either way, with its holder: the
  * batch's own delivery, an earlier one, or this one taking over a key older than the window.
  * Keys are claimed in one order (byte order of uid, identity) by every replica, so two batches
- * sharing keys queue behind each other instead of deadlocking.
+ * sharing keys queue behind each other instead of deadlocking; signature keys (signature-claims.ts)
+ * all before identities, and an item whose signature another delivery holds claims no identity
+ * (a replay must not take the new identity it names from the delivery that will really carry it).
  */
 const DECIDE = `
+  signatures AS (
+    SELECT * FROM unnest($25::text[], $26::text[], $27::text[], $28::bigint[])
+      WITH ORDINALITY AS s (webhook_uid, identity, delivery_id, accepted_at, n)),
+  signature_claims AS (
+    INSERT INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at)
+    SELECT webhook_uid, identity, delivery_id, accepted_at FROM (
+      SELECT DISTINCT ON (webhook_uid, identity) * FROM signatures
+      ORDER BY webhook_uid, identity, n) AS first_seen
+    ORDER BY webhook_uid COLLATE "C", identity COLLATE "C"
+    ON CONFLICT (webhook_uid, identity) DO UPDATE SET
+      delivery_id = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
+                         THEN excluded.delivery_id ELSE dedupe_keys.delivery_id END,
+      accepted_at = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
+                         THEN excluded.accepted_at ELSE dedupe_keys.accepted_at END
+    RETURNING webhook_uid, identity, delivery_id AS holder),
+  replayed AS (
+    SELECT s.delivery_id, c.holder FROM signatures s
+    JOIN signature_claims c ON c.webhook_uid = s.webhook_uid AND c.identity = s.identity
+    WHERE c.holder <> s.delivery_id),
   claims AS (
     INSERT INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-      AS c (webhook_uid, identity, delivery_id, accepted_at)
+    SELECT webhook_uid, identity, delivery_id, accepted_at FROM (
+      -- The first of each identity that is not a replayed signature: a replay names no key.
+      SELECT DISTINCT ON (webhook_uid, identity) * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+        WITH ORDINALITY AS c (webhook_uid, identity, delivery_id, accepted_at, n)
+      WHERE c.delivery_id NOT IN (SELECT delivery_id FROM replayed)
+      ORDER BY webhook_uid, identity, n) AS first_claims
     ORDER BY webhook_uid COLLATE "C", identity COLLATE "C"
     ON CONFLICT (webhook_uid, identity) DO UPDATE SET
       delivery_id = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
@@ -44,9 +70,11 @@ const DECIDE = `
   entries AS (
     SELECT e.*,
       CASE WHEN e.kind = 'reject' THEN e.rejected_as
-           WHEN e.kind = 'replay' OR c.holder = e.id THEN 'Accepted'
+           WHEN e.kind = 'replay' THEN 'Accepted'
+           WHEN r.holder IS NULL AND c.holder = e.id THEN 'Accepted'
            ELSE 'Duplicate' END AS label,
-      CASE WHEN e.kind = 'accept' AND c.holder <> e.id THEN c.holder END AS duplicate_of
+      CASE WHEN e.kind = 'accept'
+           THEN COALESCE(r.holder, CASE WHEN c.holder <> e.id THEN c.holder END) END AS duplicate_of
     FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[],
                 $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
                 $18::text[], $19::text[], $20::text[])
@@ -54,7 +82,8 @@ const DECIDE = `
                             identity_source, client_address, reason, replay_of, event_type,
                             method, path, headers, n)
     LEFT JOIN claims c
-      ON e.kind = 'accept' AND c.webhook_uid = e.webhook_uid AND c.identity = e.identity)`;
+      ON e.kind = 'accept' AND c.webhook_uid = e.webhook_uid AND c.identity = e.identity
+    LEFT JOIN replayed r ON e.kind = 'accept' AND r.delivery_id = e.id)`;
 
 /** The log rows, the requests they came from, and the runs of the accepted ones. */
 const WRITE = `
@@ -75,7 +104,7 @@ const WRITE = `
       AS r (id, automation_id, delivery_id, input)
     JOIN entries e ON e.id = r.delivery_id AND e.label = 'Accepted')`;
 
-const FIRST_PAYLOAD_PARAMETER = 25;
+const FIRST_PAYLOAD_PARAMETER = 29;
 
 /**
  * Bodies as binary parameters (bytea travels byte for byte, no hex text in between), stored for
@@ -120,6 +149,7 @@ export function batchStatement(
     runs.map((r) => r.automationId),
     runs.map((r) => r.deliveryId),
     runs.map((r) => r.input),
+    ...signatureColumns(accepts.flatMap((item) => signatureClaim(item, dedupeWindowMs) ?? [])),
     ...accepts.flatMap((item) => [item.id, item.body]),
   ];
   const payloads = accepts.length > 0 ? storePayloads(accepts.length) : '';
@@ -129,21 +159,19 @@ export function batchStatement(
   };
 }
 
+/** Every accept item's claim: which one stands is the statement's to say (a replay may not). */
 function firstClaims(batch: BatchItem[]): IdentityClaim[] {
-  const claims = new Map<string, IdentityClaim>();
+  const claims: IdentityClaim[] = [];
   for (const { kind, item } of batch) {
     if (kind !== 'accept' || item.replayOf) continue;
-    const key = `${item.webhookUid}\u0000${item.identity}`;
-    if (!claims.has(key)) {
-      claims.set(key, {
-        webhookUid: item.webhookUid,
-        identity: item.identity,
-        deliveryId: item.id,
-        receivedAt: item.receivedAt,
-      });
-    }
+    claims.push({
+      webhookUid: item.webhookUid,
+      identity: item.identity,
+      deliveryId: item.id,
+      receivedAt: item.receivedAt,
+    });
   }
-  return [...claims.values()];
+  return claims;
 }
 
 /** $6 … $20 of one item, in the order `entries` unnests them. */
@@ -178,4 +206,14 @@ export function replayReason(replayOf: string | undefined): string | null {
 function columns(rows: unknown[][]): unknown[][] {
   const width = rows[0]?.length ?? 15;
   return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+}
+
+/** $25 … $28: every signature claim, in batch order (the statement keeps the first of each key). */
+function signatureColumns(claims: SignatureClaim[]): unknown[][] {
+  return [
+    claims.map((c) => c.webhookUid),
+    claims.map((c) => c.identity),
+    claims.map((c) => c.deliveryId),
+    claims.map((c) => c.acceptedAt),
+  ];
 }

@@ -40,7 +40,8 @@ export class LocalHandler {
     return this.portNumber;
   }
 
-  async start(port = this.portNumber): Promise<this> {
+  /** `host`: another local address to listen on (a handler reached by a name, not by loopback). */
+  async start(port = this.portNumber, host = '127.0.0.1'): Promise<this> {
     const server = createServer((req, res) => {
       void readAll(req).then(async (body) => {
         this.arrived += 1;
@@ -59,7 +60,7 @@ export class LocalHandler {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
+      server.listen(port, host, () => resolve());
     });
     this.server = server;
     this.portNumber = (server.address() as AddressInfo).port;

@@ -10,6 +10,7 @@ import type { Webhook } from '../types.js';
 import { sentToast } from './attempt-words.js';
 import { ForwardTarget } from './ForwardTarget.js';
 import type { useRememberedUrls } from './remembered-urls.js';
+import { useRemoteSigning } from './remote-signing.js';
 
 const encoder = new TextEncoder();
 
@@ -49,9 +50,13 @@ export function EditAndSendDialog({
   const [sign, setSign] = useState(true);
   const note = jsonNote(body);
   const size = encoder.encode(body).length;
-  const input = { id: deliveryId, url: url.trim(), sign, body };
+  const remote = useRemoteSigning();
+  const input = { id: deliveryId, url: url.trim(), sign, body, allowRemoteSigning: remote.allowed };
   const send = useFormAction(async () => {
-    const { attempt } = await client.call('deliveries.forward', input);
+    const { attempt } = await client.call('deliveries.forward', input).catch((error: unknown) => {
+      remote.noteRefusal(error);
+      throw error;
+    });
     remembered.remember(attempt.url);
     const message = sentToast(attempt);
     toast(message.kind, message.text);
@@ -91,6 +96,7 @@ export function EditAndSendDialog({
           onUrl={setUrl}
           onSign={setSign}
           onForget={remembered.forget}
+          remote={remote}
         />
         <ErrorNote error={send.error} />
         <div className="dialog-actions">

@@ -10,6 +10,7 @@ export function ForwardTarget({
   onUrl,
   onSign,
   onForget,
+  remote,
 }: {
   webhook: Webhook;
   url: string;
@@ -18,6 +19,8 @@ export function ForwardTarget({
   onUrl: (url: string) => void;
   onSign: (sign: boolean) => void;
   onForget: (url: string) => void;
+  /** Offered after the relay refused to sign for a handler elsewhere (remote-signing.ts). */
+  remote?: { offered: boolean; allowed: boolean; setAllowed: (allowed: boolean) => void };
 }): ReactNode {
   const id = useId();
   const signs = webhook.authMode === 'signature';
@@ -70,6 +73,17 @@ export function ForwardTarget({
           ? `Sign it as ${webhook.signatureScheme ?? 'the provider'} does, with this webhook's secret (fresh timestamp)`
           : 'Not signed: a token webhook has no signature, and its token is not sent'}
       </label>
+      {remote?.offered && signs && sign && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={remote.allowed}
+            onChange={(event) => remote.setAllowed(event.target.checked)}
+          />
+          Allow signing for a handler that is not on this machine (whoever runs it can use the
+          signature as if the provider had sent it)
+        </label>
+      )}
     </div>
   );
 }

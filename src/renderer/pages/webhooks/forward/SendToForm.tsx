@@ -7,6 +7,7 @@ import type { Webhook } from '../types.js';
 import { sentToast } from './attempt-words.js';
 import { ForwardTarget } from './ForwardTarget.js';
 import type { useRememberedUrls } from './remembered-urls.js';
+import { useRemoteSigning } from './remote-signing.js';
 
 /** Send to…: the stored delivery, as stored, to a handler the tester names. */
 export function SendToForm({
@@ -24,9 +25,13 @@ export function SendToForm({
   const toast = useToast();
   const [url, setUrl] = useState(remembered.urls[0] ?? '');
   const [sign, setSign] = useState(true);
-  const input = { id: deliveryId, url: url.trim(), sign };
+  const remote = useRemoteSigning();
+  const input = { id: deliveryId, url: url.trim(), sign, allowRemoteSigning: remote.allowed };
   const send = useFormAction(async () => {
-    const { attempt } = await client.call('deliveries.forward', input);
+    const { attempt } = await client.call('deliveries.forward', input).catch((error: unknown) => {
+      remote.noteRefusal(error);
+      throw error;
+    });
     remembered.remember(attempt.url);
     const message = sentToast(attempt);
     toast(message.kind, message.text);
@@ -41,6 +46,7 @@ export function SendToForm({
         onUrl={setUrl}
         onSign={setSign}
         onForget={remembered.forget}
+        remote={remote}
       />
       <ErrorNote error={send.error} />
       <div className="actions">

@@ -1,0 +1,38 @@
+import { isIP } from 'node:net';
+import type { SignatureSchemeName } from '../../shared/signature-schemes.js';
+
+/**
+ * Where `forward` may send a fresh signature (issue 24): one made with a webhook's own secret is a
+ * signing oracle for anything sent with it, so by default it goes only to this machine's handler
+ * under test. Elsewhere only when the call says so, and never for GitLab, whose "signature" is
+ * the secret itself: that token goes to nobody but GitLab (and the relay's own machine).
+ */
+
+/** Why this send may not be signed, or null when it may. */
+export function signingRefusal(
+  target: URL,
+  scheme: SignatureSchemeName | null,
+  allowRemoteSigning: boolean,
+): string | null {
+  if (isLoopbackUrl(target)) return null;
+  const host = target.host;
+  if (scheme === 'gitlab') {
+    return `A GitLab token webhook is never signed for ${host}: its X-Gitlab-Token is the webhook's secret itself, which goes to nobody but GitLab. Forward to a loopback URL (127.0.0.1, [::1] or localhost), or send it unsigned.`;
+  }
+  if (allowRemoteSigning) return null;
+  return `Signing for ${host} is refused: a signature made with the webhook's secret goes only to a loopback URL (127.0.0.1, [::1] or localhost) unless you allow remote signing for this send. Allow it, or send it unsigned.`;
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and the `localhost` names (RFC 6761 §6.3): never a name a DNS answer could point elsewhere. */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) {
+    if (host === '::1') return true;
+    // WHATWG URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1.
+    const mapped = /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.exec(host);
+    return mapped !== null;
+  }
+  return false;
+}
