@@ -10,7 +10,7 @@ export const MCP_HELP = `Usage:
 A Model Context Protocol server on standard input and output, for an agent on this machine: it
 searches the deliveries, automations and runs of a running relay and tests its filters, through
 the relay's admin API. A view token gets the read tools; a manage token adds replay_delivery and
-rerun. Add it to an agent's MCP configuration as a stdio server (docs/mcp.md). Standard output
+rerun. Add it to an agent's MCP configuration as a stdio server (docs/guide/mcp.md). Standard output
 carries only MCP messages; problems go to standard error.
 
   --admin-url URL   the relay's admin listener (default http://127.0.0.1:8788)
