@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,6 +7,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** This process's environment without HOOKPORT_* variables. */
+const cleanEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        !entry[0].startsWith('HOOKPORT_') && entry[1] !== undefined,
+    ),
+  );
 
 export type McpTransportKind = 'http' | 'stdio';
 
@@ -27,18 +37,15 @@ export async function connectHttp(adminUrl: string, token: string): Promise<McpC
   return { client, stderr: () => '', close: () => client.close() };
 }
 
-/** The SDK's own client, running `hookport mcp` from the sources as an MCP host would. */
+/**
+ * The SDK's own client, running the built `hookport mcp` (bin/hookport.js over the bundle that
+ * `npm run build` makes; npm test builds first) as an MCP host would.
+ */
 export async function connectStdio(adminUrl: string, token: string): Promise<McpConnection> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] =>
-        !entry[0].startsWith('HOOKPORT_') && entry[1] !== undefined,
-    ),
-  );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', join(REPO, 'src/main/cli/main.ts'), 'mcp', '--admin-url', adminUrl],
-    env: { ...env, HOOKPORT_ADMIN_TOKEN: token },
+    args: [join(REPO, 'bin/hookport.js'), 'mcp', '--admin-url', adminUrl],
+    env: { ...cleanEnv(), HOOKPORT_ADMIN_TOKEN: token },
     cwd: REPO,
     stderr: 'pipe',
   });
@@ -47,6 +54,22 @@ export async function connectStdio(adminUrl: string, token: string): Promise<Mcp
   const client = new Client({ name: 'hookport-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** Runs the built `hookport <args>` to its end; HOOKPORT_* variables only from `env`. */
+export function runBuiltHookport(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(REPO, 'bin/hookport.js'), ...args],
+      { cwd: REPO, env: { ...cleanEnv(), ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+    );
+  });
 }
 
 export const connectMcp = (

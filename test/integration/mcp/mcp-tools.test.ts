@@ -85,9 +85,12 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
       name: 'agent',
       role: 'view',
     });
-    manage = await connectMcp(kind, relay.adminUrl, relay.adminToken);
-    view = await connectMcp(kind, relay.adminUrl, minted.body.value);
-  });
+    [manage, view] = await Promise.all([
+      connectMcp(kind, relay.adminUrl, relay.adminToken),
+      connectMcp(kind, relay.adminUrl, minted.body.value),
+    ]);
+    // Two hookport processes starting on a busy machine (stdio) take their time.
+  }, 120_000);
   afterAll(async () => {
     await manage?.close();
     await view?.close();
