@@ -1,6 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { version } from '../../../package.json';
-import { createHookportMcpServer } from '../mcp/mcp-server.js';
 import { AdminClient } from './admin-client.js';
 import { parseCommandLine } from './command-line.js';
 
@@ -39,6 +37,11 @@ export async function mcp(args: string[]): Promise<void> {
   // Which tools to offer depends on the token's role; a relay that cannot be reached fails here,
   // with the same message `hookport replay` gives, before the client is told of any tool.
   const { role } = await client.call('relay.status', {});
+  // Loaded here, not with the CLI: `hookport serve` never carries the SDK for this command.
+  const [{ StdioServerTransport }, { createHookportMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../mcp/mcp-server.js'),
+  ]);
   const server = createHookportMcpServer({
     call: (name, input) => client.call(name, input),
     role,

@@ -224,11 +224,18 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
     expect(await deliveryCount()).toBe(before);
   });
 
-  it('replays a delivery with a manage token', async () => {
+  it('replays a delivery with a manage token, and passes on the API’s refusal of a re-run', async () => {
     const result = await callTool(manage.client, 'replay_delivery', { id: pr42 });
     expect(result.isError).toBeFalsy();
     const replayed = await getDelivery(relay, result.data.delivery_id as string);
     expect(replayed).toMatchObject({ replayOf: pr42, runIds: result.data.runs });
     expect(result.summary).toContain(`Replayed ${pr42} as ${replayed.id}`);
+
+    // rerun is the manage token's too; the API's refusal comes back as it says it.
+    const rerun = await callTool(manage.client, 'rerun', { runId });
+    expect(rerun).toMatchObject({ isError: true });
+    expect(rerun.summary).toBe(
+      `${runId} is succeeded; only failed or interrupted runs can be re-run.`,
+    );
   });
 });
