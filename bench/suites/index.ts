@@ -4,6 +4,7 @@ import { filterLabSuite } from './filter-lab.js';
 import { ingressSuite } from './ingress.js';
 import { postgresSuite } from './postgres.js';
 import { postgresStoreSuite } from './postgres-store.js';
+import { scaleSuite } from './scale.js';
 import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
 
@@ -22,4 +23,5 @@ export const suites: BenchSuite[] = [
   postgresStoreSuite,
   postgresSuite,
   uiSuite,
+  scaleSuite,
 ];

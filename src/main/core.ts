@@ -3,6 +3,7 @@ import { version } from '../../package.json';
 import { createAdminApp } from './admin/app.js';
 import { AlarmMonitor } from './alarms/monitor.js';
 import { AlarmNotifier } from './alarms/notifier.js';
+import { LoopDelayWatch } from './alarms/loop-delay.js';
 import { loadAdminToken, type AdminToken } from './admin/admin-token.js';
 import { AdminAuth } from './admin/auth.js';
 import { AutomationIndex } from './automations/automation-index.js';
@@ -169,11 +170,13 @@ async function startOn(
   events.subscribe((event) => {
     if (event.type === 'changed' && event.resource === 'webhooks') void alarms.evaluate();
   });
+  const loopDelay = new LoopDelayWatch(log);
   const metrics = createRelayMetrics({
     db: store.metrics,
     refusals,
     alarms: () => alarms.active(),
     now,
+    loopDelay,
   });
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   // The ingress /healthz answers 503 while the store cannot commit (commit-health.ts).
@@ -340,6 +343,7 @@ async function startOn(
   );
   await dispatcher.start();
   alarms.start();
+  loopDelay.start();
   await definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
@@ -397,6 +401,7 @@ async function startOn(
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
         alarms.stop();
+        loopDelay.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();

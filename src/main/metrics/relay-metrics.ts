@@ -10,6 +10,8 @@ export interface MetricSources {
   /** Alarms raised now: one per webhook and kind. */
   alarms: () => Promise<ReadonlyArray<{ webhookUid: string; kind: string }>>;
   now: () => number;
+  /** The event loop's watch (alarms/loop-delay.ts); absent, its gauges are not exported. */
+  loopDelay?: { alarm: boolean; lastWindow: { p99Ms: number; maxMs: number } };
 }
 
 export type RelayMetrics = ReturnType<typeof createRelayMetrics>;
@@ -108,6 +110,27 @@ export function createRelayMetrics(sources: MetricSources) {
       this.set(await sources.db.searchPending());
     },
   });
+
+  const loop = sources.loopDelay;
+  if (loop) {
+    // Beside prom-client's nodejs_eventloop_lag_* (since the last scrape): the watch's windows.
+    new Gauge({
+      name: 'hookport_event_loop_delay_window_max_seconds',
+      help: 'The longest the event loop (which answers senders) was held in the last 10 s window',
+      registers: [registry],
+      collect() {
+        this.set(loop.lastWindow.maxMs / 1000);
+      },
+    });
+    new Gauge({
+      name: 'hookport_event_loop_alarm',
+      help: "1 while the event loop's 99th percentile delay has stayed above 100 ms for 30 s",
+      registers: [registry],
+      collect() {
+        this.set(loop.alarm ? 1 : 0);
+      },
+    });
+  }
 
   return {
     contentType: registry.contentType,

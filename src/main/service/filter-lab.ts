@@ -14,6 +14,7 @@ import type { StoredPayload } from '../store/delivery-scans.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { assertHeaderFiltersAllowed } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';
+import { TimeSlicer } from './time-slicer.js';
 import { webhookCheckFor, type WebhookCheck } from './test-filter.js';
 import { iso } from './to-json.js';
 
@@ -53,6 +54,33 @@ async function judge(
   return headers === null ? { ...base, verdict: 'Would trigger', detail: null } : no(headers);
 }
 
+/** Payloads read at a time: a page of 256 KB bodies is a few megabytes and milliseconds. */
+const PAGE = 16;
+
+/**
+ * The newest `limit` stored payloads of these webhooks, newest first, a page at a time, with the
+ * event loop let turn between items (`slicer`): a sender is answered while the lab reads.
+ */
+async function* newestPayloads(
+  deps: FullServiceDeps,
+  webhookUids: readonly string[],
+  limit: number,
+  slicer: TimeSlicer,
+): AsyncGenerator<StoredPayload> {
+  let left = limit;
+  let before: string | undefined;
+  while (left > 0) {
+    const page = await deps.scans.newestPayloads(webhookUids, Math.min(PAGE, left), before);
+    if (page.length === 0) return;
+    for (const entry of page) {
+      await slicer.turn();
+      yield entry;
+    }
+    left -= page.length;
+    before = page.at(-1)!.id;
+  }
+}
+
 /**
  * The filter lab: a trigger (saved or not) against the newest stored payloads of its webhooks,
  * and the paths those payloads hold, for the editor's counts, list and autocomplete.
@@ -67,7 +95,8 @@ export function filterLabHandlers(
       for (const uid of trigger.filter.webhook_ids)
         checks.set(uid, await webhookCheckFor(deps, trigger, uid));
       const items: FilterMatch[] = [];
-      for (const entry of await deps.scans.newestPayloads(trigger.filter.webhook_ids, limit)) {
+      const slicer = new TimeSlicer();
+      for await (const entry of newestPayloads(deps, trigger.filter.webhook_ids, limit, slicer)) {
         items.push(
           await judge(trigger, entry, checks.get(entry.webhookUid)!, () =>
             deps.deliveries.requestContext(entry.id),
@@ -84,12 +113,13 @@ export function filterLabHandlers(
     'webhooks.fields': async ({ uid, limit }) => {
       if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
       const fields = new SeenFields(FIELDS_MAX);
-      const payloads = await deps.scans.newestPayloads([uid], limit);
-      for (const entry of payloads) {
+      let scanned = 0;
+      for await (const entry of newestPayloads(deps, [uid], limit, new TimeSlicer())) {
+        scanned++;
         const parsed = parseJsonBody(entry.body);
         if (parsed.ok) fields.add(parsed.value);
       }
-      return { scanned: payloads.length, ...fields.result() };
+      return { scanned, ...fields.result() };
     },
   };
 }

@@ -41,9 +41,9 @@ export function createDeliveryScans(db: Db) {
     WHERE webhook_uid = ? AND id > ? AND label = 'Accepted' ORDER BY id LIMIT ?`);
   const newest = db.prepare<[string], { id: string }>(`
     SELECT id FROM deliveries WHERE webhook_uid = ? AND label = 'Accepted' ORDER BY id DESC LIMIT 1`);
-  const newestEntries = db.prepare<[string, number], EntryRow>(`
+  const newestEntries = db.prepare<[string, string, number], EntryRow>(`
     SELECT id, webhook_uid, received_at, event_type, size FROM deliveries
-    WHERE webhook_uid = ? AND label = 'Accepted' ORDER BY id DESC LIMIT ?`);
+    WHERE webhook_uid = ? AND label = 'Accepted' AND id < ? ORDER BY id DESC LIMIT ?`);
   const payload = db.prepare<[string], { body: Buffer }>(
     'SELECT body FROM payloads WHERE delivery_id = ?',
   );
@@ -53,11 +53,19 @@ export function createDeliveryScans(db: Db) {
     acceptedAfter: (webhookUid: string, afterId: string, limit: number): AcceptedEntry[] =>
       after.all(webhookUid, afterId, limit).map(toEntry),
     newestAcceptedId: (webhookUid: string): string | null => newest.get(webhookUid)?.id ?? null,
-    /** The newest `limit` Accepted payloads of these webhooks together, newest first. */
-    newestPayloads: (webhookUids: readonly string[], limit: number): StoredPayload[] => {
-      // Entries first (no payload pages), then the bodies of the newest `limit` only.
+    /**
+     * The newest `limit` Accepted payloads of these webhooks together, newest first; with
+     * `beforeId`, those older than it (the filter lab reads a thousand a page at a time).
+     */
+    newestPayloads: (
+      webhookUids: readonly string[],
+      limit: number,
+      beforeId?: string,
+    ): StoredPayload[] => {
+      // Entries first (no payload pages), then the bodies of the newest `limit` only. IDs are
+      // ASCII: U+FFFF sorts after every one of them.
       const entries = [...new Set(webhookUids)].flatMap((uid) =>
-        newestEntries.all(uid, limit).map(toEntry),
+        newestEntries.all(uid, beforeId ?? '\uffff', limit).map(toEntry),
       );
       entries.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
       const out: StoredPayload[] = [];

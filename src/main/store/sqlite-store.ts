@@ -95,6 +95,8 @@ export async function openSqliteStore(
     db,
     writerThread,
     ...transactions.outside(),
+    // On the writer thread, between commits: never on the thread that answers senders.
+    retention: { prune: (policy, now) => writerThread.prune(policy, now) },
     batchStore,
     transaction: (fn) => transactions.run(fn),
     // One relay per file: its limits are its own memory, its jobs never overlap another's.

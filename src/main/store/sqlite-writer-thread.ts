@@ -5,6 +5,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
+import type { RetentionPolicy } from './retention.js';
 import type { BatchStoreOptions } from './sqlite-batch-store.js';
 import {
   bodyBytes,
@@ -71,6 +72,11 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   private retiring: Promise<void> | null = null;
   /** The thread's search indexer still has entries queued: the thread is not idle yet. */
   private indexing = false;
+  /** Prunes asked for and not yet answered: the thread is not idle while one runs. */
+  private readonly prunes = new Map<
+    number,
+    { resolve: (removed: number) => void; reject: (error: Error) => void }
+  >();
 
   private constructor(private readonly config: WriterThreadConfig) {}
 
@@ -115,6 +121,24 @@ export class SqliteWriterThread implements DeliveryBatchStore {
     );
   }
 
+  /**
+   * Retention (retention.ts) on the thread, in paced slices between its commits: its deletes,
+   * their commits and the checkpoints they cause never hold the thread that answers senders.
+   * Resolves with how many deliveries went (0 if the thread was closed first).
+   */
+  prune(policy: RetentionPolicy, now: number): Promise<number> {
+    if (this.closing) return Promise.reject(new Error('the SQLite writer thread is closed'));
+    this.stayAwake();
+    return this.running().then(
+      (worker) =>
+        new Promise<number>((resolve, reject) => {
+          const id = this.nextId++;
+          this.prunes.set(id, { resolve, reject });
+          worker.postMessage({ type: 'prune', id, policy, now } satisfies ToWriterThread);
+        }),
+    );
+  }
+
   /** Call once nothing is in flight (after `DeliveryWriter.drain`): closes the thread's connection. */
   async close(): Promise<void> {
     this.closing = true;
@@ -137,7 +161,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       this.idleTimer = null;
       const worker = this.worker;
       if (!worker || this.waiting.size > 0) return;
-      if (this.indexing) return this.idle();
+      if (this.indexing || this.prunes.size > 0) return this.idle();
       this.worker = null;
       this.indexing = false;
       // An idle relay keeps neither the thread nor the last burst's batch memory.
@@ -209,6 +233,13 @@ export class SqliteWriterThread implements DeliveryBatchStore {
           const error = fromThreadError(message.error);
           return this.config.log.error(`[search] indexing failed: ${describeError(error)}`);
         }
+        if (message.type === 'pruned' || message.type === 'prune-failed') {
+          const prune = this.prunes.get(message.id);
+          this.prunes.delete(message.id);
+          if (message.type === 'pruned') prune?.resolve(message.removed);
+          else prune?.reject(fromThreadError(message.error));
+          return this.idle();
+        }
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);
@@ -221,6 +252,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         const why = `exit code ${code}${crash ? `, ${describeError(crash)}` : ''}`;
         const stopped = new Error(`the SQLite writer thread stopped (${why})`);
         reject(stopped);
+        // A prune cut short goes on at the next one: nothing it deleted is lost.
+        for (const prune of this.prunes.values()) prune.resolve(0);
+        this.prunes.clear();
         if (!ready || this.ending.has(worker)) return;
         this.config.log.error(
           `[store] the SQLite writer thread stopped unexpectedly (${why}); ${this.waiting.size} ` +

@@ -1,4 +1,5 @@
 import type { BatchItem, BatchResult } from './delivery-batch.js';
+import type { RetentionPolicy } from './retention.js';
 import type { BatchStoreOptions } from './sqlite-batch-store.js';
 
 /** What the writer thread is started with. */
@@ -7,7 +8,11 @@ export interface WriterThreadData {
   options: BatchStoreOptions;
 }
 
-export type ToWriterThread = { type: 'commit'; id: number; batch: BatchItem[] } | { type: 'close' };
+export type ToWriterThread =
+  | { type: 'commit'; id: number; batch: BatchItem[] }
+  | { type: 'close' }
+  /** Retention runs here too, in paced slices between commits (retention.ts). */
+  | { type: 'prune'; id: number; policy: RetentionPolicy; now: number };
 
 /** An error as it crosses the thread boundary: SQLite's code (SQLITE_BUSY, …) survives. */
 export interface ThreadError {
@@ -23,7 +28,9 @@ export type FromWriterThread =
   | { type: 'failed'; id: number; error: ThreadError }
   /** After a search index slice that indexed something: whether entries are still queued. */
   | { type: 'indexed'; more: boolean }
-  | { type: 'index-failed'; error: ThreadError };
+  | { type: 'index-failed'; error: ThreadError }
+  | { type: 'pruned'; id: number; removed: number }
+  | { type: 'prune-failed'; id: number; error: ThreadError };
 
 export function toThreadError(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), code: null };

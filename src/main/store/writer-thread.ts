@@ -6,11 +6,13 @@
  * thread) and go to the SQL as they are, so plain fields the accept path adds need nothing here.
  * The search indexer runs here too, between batches: on the main thread its transactions held
  * the write lock these commits waited for (p99 of that wait: 36 ms under the bench's load), and
- * its slices stalled the parsing of requests.
+ * its slices stalled the parsing of requests. Retention runs here for the same reasons (its
+ * slices, their commits and the checkpoints they cause held the ingress thread).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from './delivery-batch.js';
+import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './sqlite-batch-store.js';
 import { createSearchIndex, SearchIndexer, SQLITE_PACING } from './search-index.js';
 import {
@@ -53,7 +55,16 @@ if (writer) {
     },
   );
   indexer.start();
+  const retention = createRetention(writer.db);
   port.on('message', (message: ToWriterThread) => {
+    if (message.type === 'prune') {
+      const { id } = message;
+      retention.prune(message.policy, message.now).then(
+        (removed) => send({ type: 'pruned', id, removed }),
+        (error: unknown) => send({ type: 'prune-failed', id, error: toThreadError(error) }),
+      );
+      return;
+    }
     if (message.type === 'close') {
       // Sent only once nothing is in flight; with the port closed the thread ends. What is
       // still queued for the index is indexed by the next thread.

@@ -45,17 +45,18 @@ export function createPostgresDeliveryScans(q: Queryable): Async<DeliveryScans> 
      * The newest `limit` Accepted payloads of these webhooks together, newest first: the newest
      * entries of each webhook from its index, the newest `limit` of those, then only their bodies.
      */
-    async newestPayloads(webhookUids, limit): Promise<StoredPayload[]> {
+    async newestPayloads(webhookUids, limit, beforeId): Promise<StoredPayload[]> {
       const { rows } = await q.query<EntryRow & { body: Buffer }>(
         `WITH newest AS (
            SELECT e.* FROM unnest($1::text[]) AS u (uid)
            CROSS JOIN LATERAL (
              SELECT id, webhook_uid, received_at, event_type, size FROM deliveries
-             WHERE webhook_uid = u.uid AND label = 'Accepted' ORDER BY id DESC LIMIT $2) e
+             WHERE webhook_uid = u.uid AND label = 'Accepted' AND ($3::text IS NULL OR id < $3)
+             ORDER BY id DESC LIMIT $2) e
            ORDER BY e.id DESC LIMIT $2)
          SELECT newest.*, p.body FROM newest JOIN payloads p ON p.delivery_id = newest.id
          ORDER BY newest.id DESC`,
-        [[...new Set(webhookUids)], limit],
+        [[...new Set(webhookUids)], limit, beforeId ?? null],
       );
       return rows.map((row) => ({ ...toEntry(row), body: row.body }));
     },

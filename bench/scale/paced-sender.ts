@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { realisticPayload, SeededRandom } from '../search-payloads.js';
+
+export interface SenderResult {
+  sent: number;
+  answered: number;
+  /** Answers other than 202 (or no answer). */
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+/**
+ * A genuine sender, as a provider is: one delivery every 1 / `perSecond` s whatever the relay
+ * is doing (never waiting for the last answer), each 1–2 KB of JSON with a Bearer token and a
+ * delivery ID, timed from the request to the answer.
+ */
+export async function pacedSender(options: {
+  url: string;
+  secret: string;
+  perSecond: number;
+  seconds: number;
+}): Promise<SenderResult> {
+  const random = new SeededRandom(7);
+  const times: number[] = [];
+  let failed = 0;
+  const inFlight: Array<Promise<void>> = [];
+  const start = performance.now();
+  const total = Math.round(options.perSecond * options.seconds);
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / options.perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const body = realisticPayload(random, 1024 + random.int(1024), 5_000_000 + i);
+    const sent = performance.now();
+    inFlight.push(
+      fetch(options.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.secret}`,
+          'content-type': 'application/json',
+          'x-service-delivery-id': `scale-${i}-${Math.round(start)}`,
+        },
+        body,
+        signal: AbortSignal.timeout(30_000),
+      }).then(
+        async (response) => {
+          await response.arrayBuffer();
+          times.push(performance.now() - sent);
+          if (response.status !== 202) failed++;
+        },
+        () => {
+          failed++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    sent: total,
+    answered: times.length,
+    failed,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    maxMs: sorted.at(-1) ?? 0,
+  };
+}

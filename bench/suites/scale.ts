@@ -1,0 +1,288 @@
+/**
+ * The seed's own scale (issue 28): a week at the full rate. A relay's SQLite file is seeded with
+ * `--entries` log entries (default 1,000,000; 60 % in one webhook, the rest over 19 others,
+ * 1–2 KB of JSON, spread over 8 days so that a day is past the 7 days of retention), the search
+ * index built for all but the newest 5 % (as on a relay that ran all week and was stopped). A
+ * relay is started on it while a genuine sender posts 5 deliveries a second, and the same sender
+ * is timed on an empty relay first, in the same run:
+ *   baseline  the sender on the empty relay: p50 / p99 / max
+ *   measured  the same on the week's relay from its first second, while retention prunes the
+ *             oldest day and the index catches up. Targets: p99 ≤ 2× the baseline, max < 250 ms.
+ * Then every read the UI makes, on the busy webhook (targets < 300 ms), the event loop's longest
+ * delay, the index's catch-up rate, and the file's size before and after retention; and the file
+ * over two simulated weeks (a day added and pruned at a time: page reuse, no vacuum).
+ *   npm run bench -- scale --entries 100000 --seconds 60
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startCore } from '../../src/main/core.js';
+import { silentLogger } from '../../src/main/log.js';
+import { openDatabase } from '../../src/main/store/db.js';
+import { createSearchIndex } from '../../src/main/store/search-index.js';
+import { startServer, type ServerProcess } from '../ingress/processes.js';
+import { pacedSender, type SenderResult } from '../scale/paced-sender.js';
+import type { ScaleRelayInfo } from '../scale/scale-relay.js';
+import { seedWeek } from '../scale/seed-week.js';
+import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
+import type { BenchSuite } from './index.js';
+
+const RELAY = 'bench/scale/scale-relay.ts';
+const WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const WEBHOOKS = 20;
+const DAY_MS = 24 * 3_600_000;
+
+function arg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+const ms = (value: number): string => `${value.toFixed(0)} ms`;
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
+const fileBytes = (file: string): number =>
+  ['', '-wal'].reduce((sum, suffix) => {
+    try {
+      return sum + statSync(file + suffix).size;
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+/** The factory's webhooks, created as the UI would, then the week written into the file. */
+async function seed(
+  dataDir: string,
+  entries: number,
+): Promise<{ busyUid: string; rareOrder: number }> {
+  const core = await startCore({
+    dataDir,
+    ingress: { host: '127.0.0.1', port: 0 },
+    admin: null,
+    log: silentLogger,
+    secretBackend: 'file',
+    adminTokenFromEnv: undefined,
+    masterKeyFromEnv: undefined,
+  });
+  const uids: string[] = [];
+  for (let i = 0; i < WEBHOOKS; i++) {
+    const created = await core.service['webhooks.create'](
+      { factory: 'default', name: i === 0 ? 'busy' : `w${i}`, authMode: 'token' },
+      { role: 'manage' },
+    );
+    uids.push(created.webhook.uid);
+  }
+  await core.stop();
+  const db = openDatabase(join(dataDir, 'hookport.sqlite'));
+  const seeding = performance.now();
+  const week = seedWeek(db, {
+    entries,
+    mainShare: 0.6,
+    webhookUids: uids,
+    days: 8,
+    endAt: Date.now(),
+  });
+  const seededMs = performance.now() - seeding;
+  const index = createSearchIndex(db);
+  const indexing = performance.now();
+  const leave = Math.round(entries * 0.05);
+  while (index.pending() > leave) index.indexSome(2_000);
+  const indexedMs = performance.now() - indexing;
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  console.log(
+    `Seeded ${entries.toLocaleString('en-US')} entries (${week.perWebhook[0]!.toLocaleString('en-US')} in the busy webhook, ` +
+      `${mb(week.payloadBytes)} of payloads) in ${ms(seededMs)}; indexed all but ${leave.toLocaleString('en-US')} in ${ms(indexedMs)} ` +
+      `(${((entries - leave) / (indexedMs / 1000)).toFixed(0)} entries/s, in-process)`,
+  );
+  return { busyUid: uids[0]!, rareOrder: week.rareOrder };
+}
+
+function ask<T>(relay: ServerProcess<ScaleRelayInfo>, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (answer: Record<string, unknown>): void => {
+      if (answer.log !== undefined) return;
+      relay.child.off('message', on);
+      resolve(answer as T);
+    };
+    relay.child.on('message', on);
+    relay.child.send(message);
+  });
+}
+
+async function startRelay(
+  dataDir: string,
+): Promise<{ relay: ServerProcess<ScaleRelayInfo>; spawnedToReadyMs: number }> {
+  const started = performance.now();
+  const relay = await startServer<ScaleRelayInfo>(RELAY, [dataDir], [WRITER_THREAD]);
+  return { relay, spawnedToReadyMs: performance.now() - started };
+}
+
+type Read = [name: string, path: string];
+
+async function timeReads(
+  info: ScaleRelayInfo,
+  reads: Read[],
+): Promise<Array<[string, number, string]>> {
+  const out: Array<[string, number, string]> = [];
+  for (const [name, path] of reads) {
+    const times: number[] = [];
+    let note = '';
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      const response = await fetch(`${info.adminUrl}${path}`, {
+        headers: { authorization: `Bearer ${info.adminToken}` },
+      });
+      const text = await response.text();
+      times.push(performance.now() - started);
+      if (response.status !== 200)
+        throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
+      if (text.startsWith('{')) {
+        const total = (JSON.parse(text) as { total?: number }).total;
+        if (total !== undefined) note = total.toLocaleString('en-US');
+      }
+    }
+    out.push([name, times.sort((a, b) => a - b)[1]!, note]);
+  }
+  return out;
+}
+
+const row = (name: string, r: SenderResult): string =>
+  `| ${name} | ${r.sent} | ${r.answered} | ${r.failed} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} |`;
+
+async function run(): Promise<void> {
+  const entries = arg('entries', 1_000_000);
+  const seconds = arg('seconds', 300);
+  const perSecond = 5;
+  const emptyDir = mkdtempSync(join(tmpdir(), 'hookport-scale-empty-'));
+  const weekDir = mkdtempSync(join(tmpdir(), 'hookport-scale-week-'));
+  try {
+    // The baseline: the same sender on an empty relay.
+    const empty = await startRelay(emptyDir);
+    const quiet = await pacedSender({
+      url: empty.relay.info.senderUrl,
+      secret: empty.relay.info.senderSecret,
+      perSecond,
+      seconds,
+    });
+    const quietLoop = await ask<{ loopMaxMs: number }>(empty.relay, 'loop');
+    await empty.relay.stop();
+
+    const { busyUid, rareOrder } = await seed(weekDir, entries);
+    const file = join(weekDir, 'hookport.sqlite');
+    const before = fileBytes(file);
+
+    const { relay, spawnedToReadyMs } = await startRelay(weekDir);
+    const { info } = relay;
+    let prunedAt: number | null = null;
+    let pruned = '';
+    const startedAt = performance.now();
+    relay.child.on('message', (message: { log?: string }) => {
+      if (message.log?.startsWith('[retention] pruned')) {
+        prunedAt = performance.now() - startedAt;
+        pruned = message.log;
+      } else if (message.log) console.log(`relay: ${message.log}`);
+    });
+    const pendingAtStart = (await ask<{ pending: number }>(relay, 'pending')).pending;
+    const sending = pacedSender({
+      url: info.senderUrl,
+      secret: info.senderSecret,
+      perSecond,
+      seconds,
+    });
+    // /metrics as a scraper asks it, every 15 s while the sender runs.
+    const scrapes: number[] = [];
+    const scraping = (async () => {
+      for (let t = 0; t < seconds; t += 15) {
+        await new Promise((resolve) => setTimeout(resolve, 15_000));
+        const started = performance.now();
+        await (
+          await fetch(`${info.adminUrl}/metrics`, {
+            headers: { authorization: `Bearer ${info.adminToken}` },
+          })
+        ).text();
+        scrapes.push(performance.now() - started);
+      }
+    })();
+    const loaded = await sending;
+    await scraping;
+    const loopDuring = await ask<{ loopMaxMs: number; loopP99Ms: number }>(relay, 'loop');
+    const pendingAfter = (await ask<{ pending: number }>(relay, 'pending')).pending;
+    const catchUpRate = (pendingAtStart - pendingAfter) / seconds;
+    // Retention may still be at work on a large file: the reads are of the pruned log.
+    while (prunedAt === null && performance.now() - startedAt < 30 * 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const afterPrune = fileBytes(file);
+
+    const deliveries = `/api/webhooks/${busyUid}/deliveries?limit=200`;
+    const day = Date.now() - DAY_MS;
+    // A deep page: the entries of four days ago.
+    const deepBefore = `dlv_${encodeTime(Date.now() - 4 * DAY_MS)}${'0'.repeat(16)}`;
+    const reads: Read[] = [
+      ['first page + exact total', deliveries],
+      ['q = a word in 1 payload', `${deliveries}&q=order_${rareOrder}`],
+      ['q = a word in many payloads (Tromsø)', `${deliveries}&q=Troms%C3%B8`],
+      ['q = a delivery ID prefix', `${deliveries}&q=${deepBefore.slice(0, 12)}`],
+      ['labels = Rejected (auth)', `${deliveries}&labels=Rejected%20(auth)`],
+      ['labels = Accepted,Duplicate', `${deliveries}&labels=Accepted,Duplicate`],
+      ['time range: the last 24 h', `${deliveries}&from=${day}`],
+      [
+        'time range: a day 3 days ago',
+        `${deliveries}&from=${day - 3 * DAY_MS}&to=${day - 2 * DAY_MS}`,
+      ],
+      ['event type = order.paid', `${deliveries}&eventType=order.paid`],
+      ['q + label + last 24 h', `${deliveries}&q=sprocket&labels=Accepted&from=${day}`],
+      ['a deep page (4 days back)', `${deliveries}&before=${deepBefore}`],
+      ['activity (24 h, every webhook)', '/api/activity'],
+      ['volume 24 h', `/api/webhooks/${busyUid}/volume?range=24h`],
+      ['volume 7 d', `/api/webhooks/${busyUid}/volume?range=7d`],
+      ['refusals', '/api/refusals'],
+      ['alarms', '/api/alarms'],
+      ['webhooks', '/api/webhooks?factory=default'],
+      ['fields (200 payloads)', `/api/webhooks/${busyUid}/fields`],
+      ['/metrics', '/metrics'],
+    ];
+    const timed = await timeReads(info, reads);
+    await relay.stop();
+
+    console.log(
+      `\nStarted on the week: listening ${ms(info.readyMs)} after the process began (${ms(spawnedToReadyMs)} from spawn, with bundling)`,
+    );
+    console.log(`Sender: ${perSecond} deliveries/s for ${seconds} s from the first second\n`);
+    console.log('| relay | sent | answered | not 202 | p50 | p99 | max |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    console.log(row('empty (baseline)', quiet));
+    console.log(row(`the week (${entries.toLocaleString('en-US')} entries)`, loaded));
+    console.log(
+      `\np99 ratio ${(loaded.p99Ms / Math.max(quiet.p99Ms, 0.001)).toFixed(2)}× (target ≤ 2×); max ${ms(loaded.maxMs)} (target < 250 ms)`,
+    );
+    console.log(
+      `Event loop, longest delay: empty relay ${ms(quietLoop.loopMaxMs)}, the week ${ms(loopDuring.loopMaxMs)} (p99 ${ms(loopDuring.loopP99Ms)})`,
+    );
+    console.log(`/metrics while sending: ${scrapes.map(ms).join(', ')}`);
+    console.log(
+      `Retention: ${pruned || 'not finished'}${prunedAt === null ? '' : `, done ${(prunedAt / 1000).toFixed(0)} s after start`}`,
+    );
+    console.log(
+      `Search index catch-up: ${pendingAtStart.toLocaleString('en-US')} queued at start, ${pendingAfter.toLocaleString('en-US')} after ${seconds} s (${catchUpRate.toFixed(0)} entries/s beside the sender and retention)`,
+    );
+    console.log(`File (with its WAL): ${mb(before)} before, ${mb(afterPrune)} after retention\n`);
+    console.log('| read (busy webhook) | total | median of 3 | target |');
+    console.log('| --- | --- | --- | --- |');
+    for (const [name, took, note] of timed)
+      console.log(`| ${name} | ${note} | ${ms(took)} | < 300 ms |`);
+
+    await twoWeeksOfFileSize(Math.min(entries, arg('week-entries', 100_000)));
+  } finally {
+    rmSync(emptyDir, { recursive: true, force: true });
+    rmSync(weekDir, { recursive: true, force: true });
+  }
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32]! + out;
+  return out;
+}
+
+export const scaleSuite: BenchSuite = { name: 'scale (a week at the full rate)', run };
