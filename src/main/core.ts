@@ -29,6 +29,8 @@ import { consoleLogger, describeError, type Logger } from './log.js';
 import { createRelayMetrics } from './metrics/relay-metrics.js';
 import { timedBatchStore } from './metrics/timed-batch-store.js';
 import { RunDispatcher } from './runs/dispatcher.js';
+import { RunMcpAccessGate } from './mcp/run-access.js';
+import { RunTokens } from './mcp/run-tokens.js';
 import { INTERRUPTED_BY_LOST_RELAY, lostRelayProgramStopped } from './runs/interrupted.js';
 import { chooseSecretStore } from './secrets/choose-store.js';
 import { TeamSecrets } from './secrets/team-secrets.js';
@@ -144,7 +146,10 @@ async function startOn(
     if (event.resource === 'webhooks' || event.resource === 'automations')
       automationIndex.reload().catch(reportReloadError);
   });
+  const runTokens = new RunTokens();
+  const mcpAccess = new RunMcpAccessGate(settings, runTokens);
   const dispatcher = new RunDispatcher({
+    mcpAccess,
     runs: store.runs,
     executorOf: (factoryId) => store.executors.get(factoryId),
     events,
@@ -317,6 +322,7 @@ async function startOn(
         port: () => adminPort,
         storeKind: store.kind,
         log,
+        runTokens,
       })
     : null;
   try {
@@ -327,6 +333,8 @@ async function startOn(
     throw error;
   }
   adminPort = admin?.port ?? 0;
+  // Before the dispatcher starts: a run it takes at once may be given access already.
+  mcpAccess.url = admin ? `${displayUrl('127.0.0.1', admin.port)}/mcp` : null;
   // Queued runs survive restarts; what was running when the relay died becomes interrupted.
   // A relay gone from a shared store leaves runs whose lease ends; whoever ends them stops
   // their program if it still runs on this machine.

@@ -123,6 +123,7 @@ describe('the Settings page in Chromium', () => {
           concurrency: 2,
           shell: false,
         },
+        mcpForRuns: false,
       });
 
       await page.reload();

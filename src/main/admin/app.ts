@@ -10,6 +10,8 @@ import { EventStreams } from './event-stream.js';
 import { loopbackGuard } from './guard.js';
 import { mountContractRoutes } from './http-transport.js';
 import { staticUi } from './static-ui.js';
+import { MCP_PATH, mcpEndpoint } from '../mcp/http-endpoint.js';
+import type { RunTokens } from '../mcp/run-tokens.js';
 import type { StoreKind } from '../store/store.js';
 
 export const SESSION_COOKIE = 'hookport_session';
@@ -28,6 +30,8 @@ export interface AdminDeps {
   /** Which store the relay runs on, for the health check. */
   storeKind: StoreKind;
   log: Logger;
+  /** Tokens of running `command` runs: they open `/mcp` and nothing else (§21). */
+  runTokens?: RunTokens;
 }
 
 export interface AdminApp {
@@ -181,6 +185,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.text();
   });
+  router.all(MCP_PATH, mcpEndpoint(deps));
   mountContractRoutes(router, deps.service, authenticate);
 
   app.use(router.routes());

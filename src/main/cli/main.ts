@@ -1,6 +1,7 @@
 import { version } from '../../../package.json';
 import { apply } from './apply.js';
 import { forward } from './forward.js';
+import { mcp } from './mcp.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
@@ -16,6 +17,7 @@ const commands: Record<string, Command> = {
   forward,
   apply,
   'test-filter': testFilter,
+  mcp,
 };
 
 async function main(argv: string[]): Promise<void> {

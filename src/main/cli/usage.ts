@@ -15,6 +15,7 @@ export const USAGE = `Usage:
                    [--admin-url URL] [--data-dir D]
   hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
   hookport test-filter --filter FILE --payload FILE [--json]
+  hookport mcp                            [--admin-url URL] [--data-dir D]
   hookport --version
 `;
 

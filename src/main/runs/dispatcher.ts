@@ -32,6 +32,11 @@ export interface DispatcherDeps {
   now: () => number;
   /** Timers of the retries of outcome writes (tests move time by hand). */
   retryClock?: RetryClock;
+  /** A `command` run's MCP access (§21 mcpForRuns): opened as it starts, closed as it ends. */
+  mcpAccess?: {
+    open(factoryId: string, runId: string): Promise<{ url: string; token: string } | null>;
+    close(runId: string): void;
+  };
 }
 
 /**
@@ -225,7 +230,7 @@ export class RunDispatcher {
     this.active.set(factoryId, (this.active.get(factoryId) ?? 0) + 1);
     this.emit(run, 'running');
     const abort = new AbortController();
-    const done = this.perform(run, config, abort.signal)
+    const done = this.perform(run, factoryId, config, abort.signal)
       .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
       .then((result) => this.recorder.record(run, config.kind, result, abort.signal.aborted))
       .finally(() => {
@@ -239,6 +244,7 @@ export class RunDispatcher {
 
   private async perform(
     run: RunRecord,
+    factoryId: string,
     config: Exclude<ExecutorConfig, { kind: 'record' }>,
     signal: AbortSignal,
   ): Promise<ExecutionResult | InputUnread> {
@@ -270,9 +276,14 @@ export class RunDispatcher {
       },
       onOutput: this.live.sink(run.id),
     };
-    return config.kind === 'command'
-      ? executeCommand(config, this.deps.dataDir, job)
-      : executeHttp(config, job);
+    if (config.kind !== 'command') return executeHttp(config, job);
+    const mcp = (await this.deps.mcpAccess?.open(factoryId, run.id)) ?? null;
+    try {
+      return await executeCommand(config, this.deps.dataDir, { ...job, mcp });
+    } finally {
+      // The token ends with the run, before its end is recorded.
+      this.deps.mcpAccess?.close(run.id);
+    }
   }
 
   private emit(

@@ -30,3 +30,12 @@ export function buildRunInput(
     '',
   ].join('\n');
 }
+
+/**
+ * The envelope's line for a run that may search the relay (§21 mcpForRuns), added to PROMPT.md
+ * when the run starts (the token is minted then); the stored input stays as it was queued.
+ */
+export const mcpEnvelopeNote = (url: string): string =>
+  "\nThe relay's history (deliveries, automations, runs, Test filter) can be searched with the MCP " +
+  `server at ${url} (\`$HOOKPORT_MCP_URL\`, Streamable HTTP; send \`Authorization: Bearer ` +
+  '$HOOKPORT_MCP_TOKEN`, a read-only token that ends with this run).\n';

@@ -10,16 +10,19 @@ export function executorHandlers(
     'factories.executor': async ({ id }) => {
       const executor = await deps.executors.get(id);
       if (!executor) throw new ApiError('not_found', `No factory "${id}".`);
-      return { factory: id, executor };
+      return { factory: id, executor, mcpForRuns: await deps.settings.mcpForRuns(id) };
     },
-    'factories.update': ({ id, executor }) =>
+    'factories.update': ({ id, executor, mcpForRuns }) =>
       deps.writes.run(async () => {
         await requireFactory(deps, id);
-        await deps.executors.set(id, executor);
+        if (executor) await deps.executors.set(id, executor);
+        if (mcpForRuns !== undefined) await deps.settings.setMcpForRuns(id, mcpForRuns);
         deps.events.emit({ type: 'changed', resource: 'settings' });
         // A higher concurrency (or a switch to record) may let queued runs go now.
         deps.dispatcher.wake();
-        return { factory: id, executor };
+        const saved = await deps.executors.get(id);
+        if (!saved) throw new ApiError('not_found', `No factory "${id}".`);
+        return { factory: id, executor: saved, mcpForRuns: await deps.settings.mcpForRuns(id) };
       }),
   };
 }

@@ -83,6 +83,18 @@ export class RelaySettings {
     return this.write('retentionMinPerWebhook', Math.max(RETENTION_MIN_PER_WEBHOOK, count));
   }
 
+  /**
+   * Whether a factory's `command` runs get an MCP token (§21). Read from the store each time, not
+   * held: another relay of the store may have changed it, and it is read once per run.
+   */
+  async mcpForRuns(factoryId: string): Promise<boolean> {
+    return (await this.repo.get(`mcpForRuns:${factoryId}`)) === true;
+  }
+
+  setMcpForRuns(factoryId: string, on: boolean): Promise<void> {
+    return this.repo.set(`mcpForRuns:${factoryId}`, on ? true : null);
+  }
+
   /** Ingress URL of a webhook; a URL token shows as `{token}` unless this is the one-time reveal. */
   ingressUrl(webhook: { uid: string; authMode: string }, revealedToken?: string): string {
     const base = `${this.ingressBaseUrl}/webhooks/w/${webhook.uid}`;

@@ -64,7 +64,12 @@ export type ExecutorConfig = z.infer<typeof executorSchema>;
 export type CommandExecutorConfig = z.infer<typeof commandExecutorSchema>;
 export type HttpExecutorConfig = z.infer<typeof httpExecutorSchema>;
 
-const factoryExecutorSchema = z.object({ factory: factoryIdSchema, executor: executorSchema });
+const factoryExecutorSchema = z.object({
+  factory: factoryIdSchema,
+  executor: executorSchema,
+  /** `command` runs get HOOKPORT_MCP_URL and a view token that lives as long as the run (§21). */
+  mcpForRuns: z.boolean(),
+});
 
 export const executorMethods = {
   'factories.executor': method({
@@ -76,9 +81,19 @@ export const executorMethods = {
   }),
   'factories.update': method({
     role: 'manage',
-    summary: 'Set the executor of a factory; runs already running keep the one they started with',
+    summary:
+      'Set the executor of a factory, or whether its command runs may search the relay over MCP; ' +
+      'runs already running keep what they started with',
     http: { method: 'PATCH', path: '/api/factories/:id' },
-    input: z.strictObject({ id: factoryIdSchema, executor: executorSchema }),
+    input: z
+      .strictObject({
+        id: factoryIdSchema,
+        executor: executorSchema.optional(),
+        mcpForRuns: z.boolean({ error: () => 'must be true or false' }).optional(),
+      })
+      .refine((input) => input.executor !== undefined || input.mcpForRuns !== undefined, {
+        message: 'give executor, mcpForRuns or both',
+      }),
     output: factoryExecutorSchema,
   }),
 };

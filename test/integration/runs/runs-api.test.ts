@@ -108,6 +108,7 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
     expect((await relay.api('GET', '/api/factories/default/executor')).body).toEqual({
       factory: 'default',
       executor: { kind: 'record' },
+      mcpForRuns: false,
     });
     const set = await relay.api('PATCH', '/api/factories/default', {
       executor: { kind: 'command', command: 'claude', args: ['-p', 'PROMPT.md'] },
@@ -122,6 +123,7 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
         concurrency: 1,
         shell: false,
       },
+      mcpForRuns: false,
     });
 
     const cases: Array<[unknown, string]> = [

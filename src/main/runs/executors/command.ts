@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandExecutorConfig } from '../../../shared/contract/executors.js';
-import { PAYLOAD_FILE_NAME } from '../run-input.js';
+import { mcpEnvelopeNote, PAYLOAD_FILE_NAME } from '../run-input.js';
 import { KILL_GRACE_MS, processStart } from '../run-process.js';
 import { BoundedOutput } from './bounded-output.js';
 import { failed, type ExecutionResult, type RunJob } from './types.js';
@@ -43,6 +43,7 @@ function childEnv(job: RunJob, dir: string): NodeJS.ProcessEnv {
     HOOKPORT_EVENT_TYPE: job.eventType ?? '',
     HOOKPORT_AUTOMATION_ID: job.automationId,
     HOOKPORT_RUN_DIR: dir,
+    ...(job.mcp ? { HOOKPORT_MCP_URL: job.mcp.url, HOOKPORT_MCP_TOKEN: job.mcp.token } : {}),
   };
 }
 
@@ -68,7 +69,8 @@ async function prepareFolder(dataDir: string, job: RunJob): Promise<string> {
   const dir = runFolder(dataDir, job.runId);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(join(dir, PROMPT_FILE_NAME), job.input, { mode: 0o600 });
+  const prompt = job.mcp ? job.input + mcpEnvelopeNote(job.mcp.url) : job.input;
+  await writeFile(join(dir, PROMPT_FILE_NAME), prompt, { mode: 0o600 });
   await writeFile(join(dir, PAYLOAD_FILE_NAME), job.payload, { mode: 0o600 });
   return dir;
 }

@@ -18,6 +18,8 @@ export interface RunJob {
   started: (process: RunProcess) => void;
   /** Output as it is printed, so the run page can show it while the run runs. */
   onOutput?: (chunk: Buffer) => void;
+  /** `command` runs of a factory with `mcpForRuns`: the MCP endpoint and the run's own token. */
+  mcp?: { url: string; token: string } | null;
 }
 
 /** How the run ended; `interrupted` is the dispatcher's to decide (the relay stopped). */
