@@ -60,17 +60,27 @@ export const tailscaleTunnel: TunnelKind = {
     await tailscale(['funnel', '--bg', String(context.port)], context);
     const url = await funnelUrl(context);
     let timer: NodeJS.Timeout | undefined;
-    let stopWatching: () => void = () => undefined;
+    let watching = true;
+    // One look at a time, `pollMs` after the last one answered.
     const stopped = new Promise<string>((resolve) => {
-      stopWatching = () => clearInterval(timer);
-      timer = setInterval(() => {
-        funnelUrl(context).then(
-          (now) => now !== url && resolve(`tailscale's URL changed to ${now}`),
-          (error: unknown) => resolve((error as Error).message),
-        );
-      }, context.pollMs);
-      timer.unref();
-    }).finally(() => stopWatching());
+      const look = (): void => {
+        timer = setTimeout(() => {
+          funnelUrl(context).then(
+            (now) => (now !== url ? resolve(`tailscale's URL changed to ${now}`) : next()),
+            (error: unknown) => resolve((error as Error).message),
+          );
+        }, context.pollMs);
+        timer.unref();
+      };
+      const next = (): void => {
+        if (watching) look();
+      };
+      look();
+    });
+    const stopWatching = (): void => {
+      watching = false;
+      clearTimeout(timer);
+    };
     return {
       url,
       stopped,

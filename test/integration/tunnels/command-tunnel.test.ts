@@ -15,7 +15,7 @@ import { waitFor } from '../../support/wait.js';
  * `--tunnel command:…` with a stand-in tunnel program (test/support/tunnel-standins/fake-tunnel)
  * that prints the URL of a real loopback proxy to the ingress, as a tunnel's edge would.
  */
-describe('a command tunnel', () => {
+describe('a command tunnel', { timeout: 90_000 }, () => {
   let relay: TestRelay | null = null;
   afterEach(async () => {
     await relay?.stop();
