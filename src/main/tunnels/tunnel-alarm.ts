@@ -73,8 +73,7 @@ export class TunnelAlarm {
     if (since === null) return;
     this.raisedAt = this.deps.now();
     const why = this.deps.reachability.tunnel.lastError ?? 'it stopped';
-    const minutes = Math.max(1, Math.round((this.raisedAt - since) / 60_000));
-    const message = `The tunnel has been down for ${minutes} min (${why}): senders on the internet cannot reach this relay.`;
+    const message = `The tunnel has been down since ${new Date(since).toISOString()} (${why}): senders on the internet cannot reach this relay.`;
     this.deps.log.error(`[alarms] ${message}`);
     void this.announce('alarm', since, message);
   }
