@@ -18,15 +18,17 @@ export function DesktopSection({
       await client.call('settings.update', patch);
     },
   );
+  const blocked = writeBlock !== null || change.busy;
   return (
     <section className="settings-section" aria-labelledby="desktop-title">
       <h2 id="desktop-title">Desktop app</h2>
-      <fieldset className="bare" disabled={writeBlock !== null || change.busy}>
+      <div className="desktop-switches">
         <p className="check-row">
           <label>
             <input
               type="checkbox"
               checked={settings.desktopNotifications}
+              disabled={blocked}
               onChange={(event) => void change.run({ desktopNotifications: event.target.checked })}
             />{' '}
             Notify me when the tunnel goes down or comes back with a new URL, and when deliveries
@@ -38,12 +40,13 @@ export function DesktopSection({
             <input
               type="checkbox"
               checked={settings.openAtLogin}
+              disabled={blocked}
               onChange={(event) => void change.run({ openAtLogin: event.target.checked })}
             />{' '}
             Open Hookport when I log in
           </label>
         </p>
-      </fieldset>
+      </div>
       <ErrorNote error={change.error} />
     </section>
   );
