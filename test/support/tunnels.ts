@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TunnelStatus } from '../../src/shared/contract/relay.js';
@@ -39,12 +39,21 @@ export function tunnelState(
   });
 }
 
-/** The tunnel program's process group as the relay recorded it. */
+/** The tunnel programs' process groups as the relays of this data dir recorded them. */
+export function recordedGroups(dataDir: string): number[] {
+  const dir = join(dataDir, 'tunnel-processes');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map(
+    (name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { group: number }).group,
+  );
+}
+
+/** The one tunnel program recorded in this data dir. */
 export function recordedGroup(dataDir: string): number {
-  const recorded = JSON.parse(readFileSync(join(dataDir, 'tunnel-process.json'), 'utf8')) as {
-    group: number;
-  };
-  return recorded.group;
+  const groups = recordedGroups(dataDir);
+  if (groups.length !== 1)
+    throw new Error(`expected one recorded tunnel program, not ${groups.length}`);
+  return groups[0]!;
 }
 
 /** Whether a process (group leader) is still alive. */

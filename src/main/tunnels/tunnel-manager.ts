@@ -43,12 +43,10 @@ export class TunnelManager {
   private failures = 0;
   private retry: NodeJS.Timeout | null = null;
   private upAt = 0;
-  private readonly record: TunnelProcessRecord;
+  private record: TunnelProcessRecord | null = null;
   private unsubscribe: () => void = () => undefined;
 
-  constructor(private readonly deps: TunnelManagerDeps) {
-    this.record = new TunnelProcessRecord(deps.dataDir);
-  }
+  constructor(private readonly deps: TunnelManagerDeps) {}
 
   get status(): TunnelStatus {
     return this.deps.reachability.tunnel;
@@ -56,7 +54,8 @@ export class TunnelManager {
 
   /** After the ingress listens: stop what a killed relay left running, then start the choice. */
   async start(port: number, choice: TunnelChoice | null): Promise<void> {
-    if (this.record.stopLeftOver()) {
+    this.record = new TunnelProcessRecord(this.deps.dataDir, port);
+    if (this.record.stopLeftOver() > 0) {
       this.deps.log.warn('[tunnel] stopped a tunnel program a previous relay left running');
     }
     this.port = port;
@@ -152,7 +151,7 @@ export class TunnelManager {
     let kind: TunnelKind | null = null;
     try {
       kind = tunnelKind(choice.kind);
-      const running = await kind.start(this.context(choice, (g) => this.record.record(g)));
+      const running = await kind.start(this.context(choice, (g) => this.record?.record(g)));
       if (generation !== this.generation) {
         await running.stop();
         return;

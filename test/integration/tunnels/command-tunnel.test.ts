@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import {
   FAKE_TUNNEL,
   alive,
   recordedGroup,
+  recordedGroups,
   standInEnv,
   tunnelState,
 } from '../../support/tunnels.js';
@@ -101,7 +100,7 @@ describe('a command tunnel', { timeout: 90_000 }, () => {
       ...bearer(created.secret),
     });
     expect(direct.status).toBe(202);
-    expect(existsSync(join(relay.dataDir, 'tunnel-process.json'))).toBe(false);
+    expect(recordedGroups(relay.dataDir)).toEqual([]);
   });
 
   it('explains a program that exits without a URL', async () => {
