@@ -53,7 +53,9 @@ export function startTunnelProgram(
         const lastLine = output.trim().split('\n').at(-1)?.trim() ?? '';
         const known = programFailure(program, output);
         const how = code !== null ? `exited with code ${code}` : `was ended by ${signal}`;
-        settle(known ?? `${program} ${how}${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`);
+        // A program that failed says why in its last line; one ended by a signal was just ended.
+        const said = code !== null && lastLine ? `: ${lastLine.slice(0, 300)}` : '';
+        settle(known ?? `${program} ${how}${said}`);
       });
     });
     child.once('error', (error: NodeJS.ErrnoException) => {

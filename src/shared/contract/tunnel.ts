@@ -39,7 +39,7 @@ export function tunnelKindLabel(kind: string): string {
     case 'ssh':
       return `ssh -R ${spec.destination}`;
     case 'command':
-      return `command ${spec.command.split(/\s+/, 1)[0] ?? ''}`;
+      return `command ${spec.command.split(/\s+/, 1)[0]?.split('/').at(-1) ?? ''}`;
     default:
       return kind;
   }

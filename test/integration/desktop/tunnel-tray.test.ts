@@ -42,7 +42,7 @@ describe('the desktop tray and notifications', { timeout: 90_000 }, () => {
       process.kill(-recordedGroup(relay.dataDir), 'SIGKILL');
       await waitFor(() => notices().some((n) => n.title === 'Tunnel down'), 'a down notice');
       expect(notices().find((n) => n.title === 'Tunnel down')!.body).toMatch(
-        /fake-tunnel was ended by SIGKILL: .*\. Senders on the internet cannot reach the relay until it is back; Hookport keeps trying\.$/,
+        /fake-tunnel was ended by SIGKILL\. Senders on the internet cannot reach the relay until it is back; Hookport keeps trying\.$/,
       );
       const again = await tunnelState(core, (t) => t.state === 'up');
       await waitFor(
