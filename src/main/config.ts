@@ -4,6 +4,7 @@ import type { Logger } from './log.js';
 import type { ProbeRunner } from './secrets/keychain-probe.js';
 import type { SecretStore } from './secrets/secret-store.js';
 import type { Store } from './store/store.js';
+import type { TunnelConfig } from './tunnels/relay-tunnel.js';
 
 export interface CoreConfig {
   dataDir: string;
@@ -38,6 +39,8 @@ export interface CoreConfig {
   forwardTimeoutMs?: number;
   /** How long the SQLite writer thread stays up with nothing to write (default 30 s); tests shorten it. */
   writerIdleCloseMs?: number;
+  /** `--tunnel`, HOOKPORT_TUNNEL (PRODUCT §18); without a choice here, the Settings one runs. */
+  tunnel?: TunnelConfig;
   log?: Logger;
   now?: () => number;
   /**

@@ -44,6 +44,7 @@ import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
 import { openStore } from './store/open-store.js';
 import { bridgePeers, warnLagging } from './replicas/peer-bridge.js';
 import type { Store } from './store/store.js';
+import { createRelayTunnel, type RelayTunnel } from './tunnels/relay-tunnel.js';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -55,6 +56,8 @@ export interface Core {
   events: EventBus;
   /** Tunnel and wake state; where provider links hear that the relay moved or is back. */
   reachability: Reachability;
+  /** The tunnel this relay runs (PRODUCT §18), if any. */
+  tunnel: RelayTunnel;
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
@@ -171,7 +174,24 @@ async function startOn(
     if (event.type === 'changed' && event.resource === 'webhooks') void alarms.evaluate();
   });
   const loopDelay = new LoopDelayWatch(log);
+  const tunnel = createRelayTunnel({
+    reachability,
+    settings,
+    sharedStore: store.kind !== 'sqlite',
+    secret: (name) => secrets.cachedValue(DEFAULT_FACTORY_ID, name),
+    notifications: async () =>
+      (
+        await Promise.all((await store.factories.all()).map((f) => store.alarms.notification(f.id)))
+      ).filter((n) => n !== null),
+    notifier: new AlarmNotifier(log),
+    events,
+    dataDir: config.dataDir,
+    log,
+    now,
+    config: config.tunnel,
+  });
   const metrics = createRelayMetrics({
+    tunnelUp: () => reachability.tunnel.state === 'up',
     db: store.metrics,
     refusals,
     alarms: () => alarms.active(),
@@ -286,6 +306,7 @@ async function startOn(
     directory,
     settings,
     reachability,
+    tunnel,
     events,
     writes,
     definitions,
@@ -348,6 +369,7 @@ async function startOn(
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
   reachability.started();
+  await tunnel.start(ingress.port);
 
   const prune = (): void => {
     const policy = {
@@ -386,6 +408,7 @@ async function startOn(
     service,
     events,
     reachability,
+    tunnel,
     secrets,
     adminToken,
     auth,
@@ -403,6 +426,7 @@ async function startOn(
         alarms.stop();
         loopDelay.stop();
         adminApp?.streams.closeAll();
+        await tunnel.stop();
         await Promise.all([ingress.close(), admin?.close()]);
         refusals.stop();
         await writer.drain();

@@ -7,8 +7,10 @@ import { inheritedEnv } from '../runs/executors/command.js';
 /** What a factory's notification receives: once when an alarm is raised, once when it recovers. */
 export interface AlarmNotice {
   event: 'alarm' | 'recovery';
-  kind: AlarmKind;
-  webhook: { uid: string; name: string; factory: string };
+  /** `tunnel`: the relay's tunnel has been down for more than a minute (PRODUCT §18). */
+  kind: AlarmKind | 'tunnel';
+  /** Null for an alarm of the whole relay (its tunnel). */
+  webhook: { uid: string; name: string; factory: string } | null;
   /** When the episode began (ISO). */
   since: string;
   /** When this notice was sent (ISO). */
@@ -64,8 +66,8 @@ function run(
         ...inheritedEnv(),
         HOOKPORT_ALARM_EVENT: notice.event,
         HOOKPORT_ALARM_KIND: notice.kind,
-        HOOKPORT_ALARM_WEBHOOK_UID: notice.webhook.uid,
-        HOOKPORT_ALARM_WEBHOOK_NAME: notice.webhook.name,
+        HOOKPORT_ALARM_WEBHOOK_UID: notice.webhook?.uid ?? '',
+        HOOKPORT_ALARM_WEBHOOK_NAME: notice.webhook?.name ?? '',
         HOOKPORT_ALARM_MESSAGE: notice.message,
       },
       stdio: ['pipe', 'ignore', 'ignore'],
@@ -101,7 +103,7 @@ export class AlarmNotifier {
   constructor(private readonly log: Logger) {}
 
   send(config: AlarmNotification, notice: AlarmNotice): void {
-    const what = `${notice.event} (${notice.kind}) for ${notice.webhook.name}`;
+    const what = `${notice.event} (${notice.kind}) for ${notice.webhook?.name ?? 'the relay'}`;
     const sending = (
       config.kind === 'http' ? post(config.url, config.timeoutSeconds, notice) : run(config, notice)
     )

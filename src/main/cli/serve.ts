@@ -7,6 +7,12 @@ import { startCore } from '../core.js';
 import { parseDatabaseUrl } from '../store/postgres/database-url.js';
 import { publicUrlProblem } from '../../shared/contract/relay.js';
 import { UsageError, parsePort } from './usage.js';
+import {
+  printTunnelChanges,
+  publicUrlLine,
+  tunnelChoiceFrom,
+  tunnelSettled,
+} from './serve-tunnel.js';
 
 /** Where the built UI sits next to the bundled CLI (out/main/cli.js → out/renderer). */
 const bundledUiDir = (): string => fileURLToPath(new URL('../renderer', import.meta.url));
@@ -23,6 +29,8 @@ export async function serve(args: string[]): Promise<void> {
       definitions: { type: 'string' },
       database: { type: 'string' },
       'trust-proxy': { type: 'boolean' },
+      tunnel: { type: 'string' },
+      'tunnel-domain': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -33,6 +41,7 @@ export async function serve(args: string[]): Promise<void> {
   const databaseUrl = values.database ?? process.env.HOOKPORT_DATABASE_URL ?? null;
   const database = databaseUrl ? checkedDatabaseUrl(databaseUrl) : null;
   const runLeaseMs = parseRunLeaseMs(process.env.HOOKPORT_RUN_LEASE_MS);
+  const tunnel = tunnelChoiceFrom(values.tunnel, values['tunnel-domain']);
 
   const core = await startCore({
     dataDir,
@@ -51,9 +60,9 @@ export async function serve(args: string[]): Promise<void> {
     masterKeyFromEnv: process.env.HOOKPORT_MASTER_KEY,
     secretBackend: process.env.HOOKPORT_SECRET_BACKEND,
     cliCommand: cliCommand(process.argv[1], process.env.PATH),
+    tunnel: tunnel === undefined ? undefined : { choice: tunnel },
   });
 
-  const status = await core.service['relay.status']({}, { role: 'manage' });
   // Listening before the banner says so: a supervisor may send SIGTERM the moment it reads it,
   // and with no listener Node would die at once instead of draining.
   const stopped = new Promise<void>((done) => {
@@ -69,9 +78,13 @@ export async function serve(args: string[]): Promise<void> {
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
 
+  await tunnelSettled(core);
+  const status = await core.service['relay.status']({}, { role: 'manage' });
+  const tunnelLine = publicUrlLine(status.tunnel);
   const lines = [
     `Hookport ${core.version} relay is running.`,
     `  Ingress      ${core.ingressListenUrl}  (POST ${status.ingressBaseUrl}/webhooks/w/<uid>)`,
+    ...(tunnelLine ? [tunnelLine] : []),
     `  Admin        ${core.adminUrl}`,
     `  Open the UI  ${core.loginLink()}  (single-use link, valid 15 minutes)`,
     `  Secrets      ${core.secrets.description}`,
@@ -93,6 +106,7 @@ export async function serve(args: string[]): Promise<void> {
     );
   }
   console.log(lines.join('\n') + '\n');
+  printTunnelChanges(core);
 
   await stopped;
 }

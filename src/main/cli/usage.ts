@@ -7,6 +7,8 @@ export const USAGE = `Usage:
   hookport serve [--data-dir D] [--ingress-host H] [--ingress-port P]
                  [--admin-port Q] [--public-url URL] [--definitions DIR] [--trust-proxy]
                  [--database postgres://USER:PASSWORD@HOST:5432/DB]
+                 [--tunnel cloudflared|ngrok|tailscale|ssh:DEST|command:CMD|none]
+                 [--tunnel-domain D]
   hookport send <ingress-url> --body FILE [--secret S --scheme NAME] [--id ID]
                 [--header K:V]... [--timestamp SECONDS]
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]

@@ -9,6 +9,7 @@ import { registerContractHandlers } from '../ipc/ipc-transport.js';
 import { createAppProtocolHandler } from './app-protocol.js';
 import { confineWebContents, denyAllPermissions } from './security.js';
 import { createRelayTray } from './tray.js';
+import { followLoginItem, showDesktopNotices } from './desktop-notices.js';
 import { utilityProcessProbeRunner } from './utility-probe.js';
 import { APP_ENTRY_URL, APP_SCHEME, isAppUrl, mainWindowOptions } from './window-options.js';
 
@@ -74,6 +75,8 @@ async function start(): Promise<void> {
     log: consoleLogger,
   });
   createRelayTray(core, TRAY_ICON, { show: showWindow, quit: () => app.quit() });
+  showDesktopNotices(core, consoleLogger);
+  followLoginItem(core);
   showWindow();
 }
 

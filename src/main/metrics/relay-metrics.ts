@@ -12,6 +12,8 @@ export interface MetricSources {
   now: () => number;
   /** The event loop's watch (alarms/loop-delay.ts); absent, its gauges are not exported. */
   loopDelay?: { alarm: boolean; lastWindow: { p99Ms: number; maxMs: number } };
+  /** The relay's tunnel is up (PRODUCT §18); absent: no tunnel runs here. */
+  tunnelUp?: () => boolean;
 }
 
 export type RelayMetrics = ReturnType<typeof createRelayMetrics>;
@@ -100,6 +102,14 @@ export function createRelayMetrics(sources: MetricSources) {
       for (const webhook of await sources.db.liveWebhooks()) {
         this.set({ webhook_uid: webhook.uid, name: webhook.name }, 1);
       }
+    },
+  });
+  new Gauge({
+    name: 'hookport_tunnel_up',
+    help: "1 while the relay's tunnel is up, 0 while it is starting, down or off",
+    registers: [registry],
+    collect() {
+      this.set(sources.tunnelUp?.() ? 1 : 0);
     },
   });
   new Gauge({

@@ -1,9 +1,18 @@
 import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/contract/relay.js';
+import { tunnelChoiceSchema, type TunnelChoice } from '../../shared/contract/tunnel.js';
 import type { SecretBackend } from '../secrets/choose-store.js';
 import type { SettingsRepository } from '../store/settings-repo.js';
 import type { Async } from '../store/store.js';
 
-const KEYS = ['publicUrl', 'secretBackend', 'retentionDays', 'retentionMinPerWebhook'] as const;
+const KEYS = [
+  'publicUrl',
+  'secretBackend',
+  'retentionDays',
+  'retentionMinPerWebhook',
+  'tunnel',
+  'desktopNotifications',
+  'openAtLogin',
+] as const;
 type Key = (typeof KEYS)[number];
 
 /**
@@ -93,6 +102,34 @@ export class RelaySettings {
 
   setMcpForRuns(factoryId: string, on: boolean): Promise<void> {
     return this.repo.set(`mcpForRuns:${factoryId}`, on ? true : null);
+  }
+
+  /** The tunnel chosen in Settings (or by `--tunnel` on SQLite); null: none. */
+  get tunnel(): TunnelChoice | null {
+    const parsed = tunnelChoiceSchema.safeParse(this.values.get('tunnel'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  setTunnel(value: TunnelChoice | null): Promise<void> {
+    return this.write('tunnel', value);
+  }
+
+  /** Desktop notifications (§20): on unless switched off. */
+  get desktopNotifications(): boolean {
+    return this.values.get('desktopNotifications') !== false;
+  }
+
+  setDesktopNotifications(on: boolean): Promise<void> {
+    return this.write('desktopNotifications', on);
+  }
+
+  /** Open the desktop app at login: off unless switched on. */
+  get openAtLogin(): boolean {
+    return this.values.get('openAtLogin') === true;
+  }
+
+  setOpenAtLogin(on: boolean): Promise<void> {
+    return this.write('openAtLogin', on);
   }
 
   /** Ingress URL of a webhook; a URL token shows as `{token}` unless this is the one-time reveal. */

@@ -5,7 +5,7 @@ const HOUR_MS = 60 * 60_000;
 
 type RelayHandlers = Pick<
   ServiceHandlers,
-  'factories.list' | 'relay.status' | 'settings.get' | 'settings.update'
+  'factories.list' | 'relay.status' | 'settings.get' | 'settings.update' | 'tunnel.test'
 >;
 
 export function relayHandlers(deps: ServiceDeps): RelayHandlers {
@@ -14,6 +14,9 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
     effectivePublicUrl: deps.settings.ingressBaseUrl,
     retentionDays: deps.settings.retentionDays,
     retentionMinPerWebhook: deps.settings.retentionMinPerWebhook,
+    tunnel: deps.settings.tunnel,
+    desktopNotifications: deps.settings.desktopNotifications,
+    openAtLogin: deps.settings.openAtLogin,
   });
 
   return {
@@ -43,14 +46,20 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
       lastWake: deps.reachability.lastWake,
     }),
     'settings.get': () => Promise.resolve(settingsJson()),
+    'tunnel.test': (choice) => deps.tunnel.test(choice),
     'settings.update': (changes) =>
       deps.writes.run(async () => {
+        if (changes.tunnel !== undefined) await deps.tunnel.choose(changes.tunnel);
         if (changes.publicUrl !== undefined) await deps.settings.setPublicUrl(changes.publicUrl);
         if (changes.retentionDays !== undefined)
           await deps.settings.setRetentionDays(changes.retentionDays);
         if (changes.retentionMinPerWebhook !== undefined) {
           await deps.settings.setRetentionMinPerWebhook(changes.retentionMinPerWebhook);
         }
+        if (changes.desktopNotifications !== undefined)
+          await deps.settings.setDesktopNotifications(changes.desktopNotifications);
+        if (changes.openAtLogin !== undefined)
+          await deps.settings.setOpenAtLogin(changes.openAtLogin);
         deps.reachability.noticeBase();
         deps.events.emit({ type: 'changed', resource: 'settings' });
         return settingsJson();

@@ -3,6 +3,7 @@ import type { RefusalCounts } from '../../shared/contract/refusals.js';
 import { formatCount } from '../components/format.js';
 import { useRelay } from './relay-context.js';
 import { routeHref } from './router.js';
+import { TunnelStatus } from './TunnelStatus.js';
 import { onChanged, useCall } from './use-call.js';
 
 const BACKEND_TEXT = {
@@ -36,6 +37,7 @@ export function StatusLine(): ReactNode {
       <span>
         Ingress <code>{status.ingressBaseUrl}</code>
       </span>
+      <TunnelStatus status={status} />
       <span>Secrets: {BACKEND_TEXT[status.secretBackend]}</span>
       <span>
         {formatCount(status.deliveriesLastHour)}{' '}

@@ -12,6 +12,7 @@ import { replayMethods } from './replay.js';
 import { runMethods } from './runs.js';
 import { secretMethods } from './secrets.js';
 import { tokenMethods } from './tokens.js';
+import { tunnelMethods } from './tunnel.js';
 import { webhookMethods } from './webhooks.js';
 
 /** Every management call, once. Both transports (HTTP, IPC) and the client are derived from this. */
@@ -30,6 +31,7 @@ export const contract = {
   ...secretMethods,
   ...forwardingMethods,
   ...filterLabMethods,
+  ...tunnelMethods,
 };
 
 export type Contract = typeof contract;

@@ -3,6 +3,7 @@ import { refusalCountsSchema } from './refusals.js';
 import { roleSchema } from './tokens.js';
 import { SECRET_BACKENDS } from './secrets.js';
 import { method } from './define.js';
+import { tunnelChoiceSchema } from './tunnel.js';
 
 export const RETENTION_MIN_DAYS = 7;
 export const RETENTION_MIN_PER_WEBHOOK = 50;
@@ -14,6 +15,12 @@ export const settingsSchema = z.object({
   effectivePublicUrl: z.string(),
   retentionDays: z.number().int(),
   retentionMinPerWebhook: z.number().int(),
+  /** The tunnel this relay starts (PRODUCT §18); null: none. */
+  tunnel: tunnelChoiceSchema.nullable(),
+  /** Desktop: notify when the tunnel goes down or comes back, and of recovered deliveries (§20). */
+  desktopNotifications: z.boolean(),
+  /** Desktop: open Hookport at login (opt-in). */
+  openAtLogin: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -106,6 +113,9 @@ export const relayMethods = {
         .min(RETENTION_MIN_PER_WEBHOOK, `must be at least ${RETENTION_MIN_PER_WEBHOOK}`)
         .max(1_000_000)
         .optional(),
+      tunnel: tunnelChoiceSchema.nullable().optional(),
+      desktopNotifications: z.boolean().optional(),
+      openAtLogin: z.boolean().optional(),
     }),
     output: settingsSchema,
   }),

@@ -138,6 +138,7 @@ describe('the built desktop main bundle', () => {
     expect(report.errors).toEqual([]);
     expect(report.trayMenu).toContain('Relay running');
     expect(report.trayMenu).toContain('Quit Hookport');
+    expect(report.trayMenu).toContain('No tunnel: senders on the internet cannot reach this relay');
     expect(report.exitedCleanly).toBe(true);
   });
 });

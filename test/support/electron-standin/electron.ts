@@ -8,7 +8,19 @@ import { writeFileSync } from 'node:fs';
 
 type Handler = (...args: never[]) => unknown;
 
-const report: Record<string, unknown> = { errors: [], openedExternally: [], sent: [] };
+const report: Record<string, unknown> = {
+  errors: [],
+  openedExternally: [],
+  sent: [],
+  notifications: [],
+  copied: [],
+};
+/** What was recorded so far, for tests that drive main's modules in process (vi.mock). */
+export const recorded = report;
+type MenuItem = { label?: string; enabled?: boolean; click?: () => void };
+let trayItems: MenuItem[] = [];
+/** The tray's menu as last set, with its click handlers. */
+export const trayMenuItems = (): MenuItem[] => trayItems;
 const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
 const ipcHandlers = new Map<string, Handler>();
 let permissionRequestHandler: Handler | null = null;
@@ -60,6 +72,14 @@ class AppStandIn extends EventEmitter {
   getPath(): string {
     return process.env.STANDIN_USER_DATA ?? '/nonexistent';
   }
+  private loginItem = { openAtLogin: false };
+  setLoginItemSettings(settings: { openAtLogin: boolean }): void {
+    this.loginItem = { ...settings };
+    report.loginItem = settings;
+  }
+  getLoginItemSettings(): { openAtLogin: boolean } {
+    return this.loginItem;
+  }
   quit(): void {
     const event = {
       defaultPrevented: false,
@@ -101,7 +121,7 @@ export const shell = {
     return Promise.resolve();
   },
 };
-export const Menu = { buildFromTemplate: (template: Array<{ label?: string }>) => ({ template }) };
+export const Menu = { buildFromTemplate: (template: MenuItem[]) => ({ template }) };
 export class Tray {
   constructor() {
     report.tray = true;
@@ -109,12 +129,24 @@ export class Tray {
   setToolTip(text: string): void {
     report.trayTooltip = text;
   }
-  setContextMenu(menu: { template: Array<{ label?: string }> }): void {
+  setContextMenu(menu: { template: MenuItem[] }): void {
+    trayItems = menu.template;
     report.trayMenu = menu.template.map((item) => item.label ?? '---');
   }
   on(): void {}
 }
-export const clipboard = { writeText: () => undefined };
+export const clipboard = {
+  writeText: (text: string) => void (report.copied as string[]).push(text),
+};
+export class Notification {
+  static isSupported(): boolean {
+    return true;
+  }
+  constructor(private readonly options: { title: string; body: string }) {}
+  show(): void {
+    (report.notifications as Array<{ title: string; body: string }>).push(this.options);
+  }
+}
 export const utilityProcess = {
   fork: () => {
     throw new Error('the stand-in runs relays on the file backend; no keychain probe expected');

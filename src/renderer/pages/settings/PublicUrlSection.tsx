@@ -29,7 +29,8 @@ export function PublicUrlSection({
       <h2 id="public-url-title">Public base URL</h2>
       <p className="effective">
         Ingress URLs are shown as <code>{settings.effectivePublicUrl}/…</code>
-        {settings.publicUrl === null && (
+        {settings.tunnel !== null && <span className="muted"> (the tunnel&apos;s URL)</span>}
+        {settings.publicUrl === null && settings.tunnel === null && (
           <span className="muted"> (the ingress listener&apos;s own address)</span>
         )}
       </p>

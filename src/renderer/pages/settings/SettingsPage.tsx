@@ -9,6 +9,8 @@ import { BlockNote } from '../../components/Field.js';
 import { PublicUrlSection } from './PublicUrlSection.js';
 import { RetentionSection } from './RetentionSection.js';
 import { TokensSection } from './TokensSection.js';
+import { TunnelSection } from './TunnelSection.js';
+import { DesktopSection } from './DesktopSection.js';
 import './settings.css';
 
 /** Relay-wide settings: public base URL, retention, run executor, alarm notifications, tokens, definitions. */
@@ -29,6 +31,16 @@ export function SettingsPage(): ReactNode {
         <>
           <PublicUrlSection
             key={`url:${data.publicUrl ?? ''}`}
+            settings={data}
+            writeBlock={writeBlock}
+          />
+          <TunnelSection
+            key={`tunnel:${JSON.stringify(data.tunnel)}`}
+            settings={data}
+            writeBlock={writeBlock}
+          />
+          <DesktopSection
+            key={`desktop:${data.desktopNotifications}/${data.openAtLogin}`}
             settings={data}
             writeBlock={writeBlock}
           />
