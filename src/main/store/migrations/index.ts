@@ -9,6 +9,7 @@ import { up as requestContextsWithoutRowid } from './007-request-contexts-withou
 import { up as postgresLogSearch } from './008-postgres-log-search.js';
 import { up as replicas } from './009-replicas.js';
 import { up as postgresSearchQueue } from './010-postgres-search-queue.js';
+import { up as providerLinks } from './013-provider-links.js';
 
 type Migration = (db: Database.Database) => void;
 
@@ -25,6 +26,8 @@ const migrations: readonly Migration[] = [
   postgresLogSearch,
   replicas,
   postgresSearchQueue,
+  // TEMPORARY (branch links): schema version 13 sits at position 11 until SQLite reads schemaVersions.
+  providerLinks,
 ];
 
 export function runMigrations(db: Database.Database): void {
