@@ -11,6 +11,11 @@ import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
 import { Reachability } from './reachability.js';
 import { listen, type Listener } from './http/listener.js';
+import { providerClients } from './links/clients.js';
+import { LinkKeeper } from './links/link-keeper.js';
+import { createLinkMetrics } from './links/link-metrics.js';
+import { DEFAULT_TIMING } from './links/provider.js';
+import { WakeDetector } from './links/wake-detector.js';
 import { createIngressHandler } from './ingress/door.js';
 import {
   DEDUPE_WINDOW_MS,
@@ -50,6 +55,8 @@ export interface Core {
   events: EventBus;
   /** Tunnel and wake state; where provider links hear that the relay moved or is back. */
   reachability: Reachability;
+  /** Provider links: keeps hooks pointed, recovers failed deliveries (`idle()` for tests). */
+  links: LinkKeeper;
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
@@ -168,6 +175,24 @@ async function startOn(
     alarms: () => alarms.active(),
     now,
   });
+  const linkMetrics = createLinkMetrics(metrics.registry, () => store.links.live());
+  const links = new LinkKeeper({
+    store,
+    secrets,
+    settings,
+    reachability,
+    events,
+    clients: providerClients({ ...DEFAULT_TIMING, ...config.links?.timing }),
+    log,
+    now,
+    recoverEveryMs: config.links?.recoverEveryMs,
+    onRecovered: (link, n) => linkMetrics.countRecovered(link.kind, n),
+  });
+  const wake = new WakeDetector(
+    (at, sleptSeconds) => reachability.woke(at, sleptSeconds),
+    now,
+    config.links?.wakeTicker,
+  );
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   const writer = new DeliveryWriter(
     timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
@@ -260,6 +285,7 @@ async function startOn(
     directory,
     settings,
     reachability,
+    links,
     events,
     writes,
     definitions,
@@ -317,6 +343,8 @@ async function startOn(
   await definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
+  links.start();
+  wake.start();
   reachability.started();
 
   const prune = (): void => {
@@ -356,6 +384,7 @@ async function startOn(
     service,
     events,
     reachability,
+    links,
     secrets,
     adminToken,
     auth,
@@ -370,6 +399,7 @@ async function startOn(
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        wake.stop();
         alarms.stop();
         adminApp?.streams.closeAll();
         await Promise.all([ingress.close(), admin?.close()]);
@@ -378,6 +408,7 @@ async function startOn(
         await dispatcher.stop();
         await definitions.close();
         await alarms.idle();
+        await links.stop();
         bridge.stop();
         await store.close();
       })()),

@@ -11,6 +11,7 @@ import type { TokensRepository } from '../store/tokens-repo.js';
 import type { WebhooksRepository } from '../store/webhooks-repo.js';
 import type { Async } from '../store/store.js';
 import type { Reachability } from '../reachability.js';
+import type { LinkKeeper } from '../links/link-keeper.js';
 import type { RelaySettings } from './relay-settings.js';
 import type { SerialQueue } from './serial-queue.js';
 
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   settings: RelaySettings;
   /** Tunnel and wake state, and the one place that says when the ingress base moved. */
   reachability: Reachability;
+  /** Provider links (§19): keeps hooks pointed, checks and recovers them. */
+  links: LinkKeeper;
   events: EventBus;
   /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
   writes: SerialQueue;

@@ -70,13 +70,16 @@ export const ARRIVED_SINCE = `
   JOIN dedupe_keys k ON k.webhook_uid = a.webhook_uid AND k.identity = a.identity
                     AND k.accepted_at >= a.asked_at`;
 
+/** A claim wins once; an ask the provider refused may be claimed again by a later recovery. */
+export const RECLAIM_FAILED = `
+  ON CONFLICT (webhook_uid, provider_delivery_id) DO UPDATE
+  SET outcome = 'asking', asked_at = excluded.asked_at WHERE link_asks.outcome = 'failed'`;
+
 export type LinksRepository = ReturnType<typeof createLinksRepository>;
 
 /** Provider links (PRODUCT §19) and the recovery ledger, on SQLite. */
 export function createLinksRepository(db: Db) {
-  const one = db.prepare<[string], LinkRow>(
-    'SELECT * FROM provider_links WHERE webhook_uid = ?',
-  );
+  const one = db.prepare<[string], LinkRow>('SELECT * FROM provider_links WHERE webhook_uid = ?');
   const live = db.prepare<[], LinkRow>(LIVE_LINKS);
   const upsert = db.prepare(`
     INSERT INTO provider_links (webhook_uid, kind, target, token_secret_name, api_base_url,
@@ -93,7 +96,7 @@ export function createLinksRepository(db: Db) {
   const claim = db.prepare(`
     INSERT INTO link_asks (webhook_uid, provider_delivery_id, identity, event, failed_at, asked_at, outcome)
     VALUES (@webhookUid, @providerDeliveryId, @identity, @event, @failedAt, @askedAt, 'asking')
-    ON CONFLICT DO NOTHING`);
+    ${RECLAIM_FAILED}`);
   const settle = db.prepare(
     'UPDATE link_asks SET outcome = ? WHERE webhook_uid = ? AND provider_delivery_id = ?',
   );
@@ -125,7 +128,7 @@ export function createLinksRepository(db: Db) {
     saveRecovery: (webhookUid: string, recovery: LinkRecovery, through: number | null): void => {
       saveRecovery.run(JSON.stringify(recovery), through, webhookUid);
     },
-    /** True when this call claimed the ask; false when some recovery already did (never twice). */
+    /** True when this call claimed the ask; false when a recovery already asked for it (never twice). */
     claimAsk: (ask: LinkAsk): boolean => claim.run(ask).changes > 0,
     settleAsk: (webhookUid: string, providerDeliveryId: string, outcome: AskOutcome): void => {
       settle.run(outcome, webhookUid, providerDeliveryId);

@@ -30,7 +30,8 @@ export const TARGET_SHAPES: Record<LinkKind, string> = {
 };
 
 const TARGET_PATTERNS: Record<LinkKind, RegExp> = {
-  github: /^(?:org:[A-Za-z0-9][A-Za-z0-9-]{0,38}|[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100})#[0-9]{1,20}$/,
+  github:
+    /^(?:org:[A-Za-z0-9][A-Za-z0-9-]{0,38}|[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100})#[0-9]{1,20}$/,
   gitlab: /^[A-Za-z0-9._%/-]{1,255}#[0-9]{1,20}$/,
   stripe: /^we_[A-Za-z0-9]{1,100}$/,
 };
@@ -70,6 +71,8 @@ export const linkRecoverySchema = z.object({
   alreadyHere: z.number().int(),
   failed: z.number().int(),
   errors: z.array(z.string()),
+  /** How many of those asked have arrived here since (Accepted): "3 arrived". */
+  arrived: z.number().int().optional(),
 });
 export type LinkRecovery = z.infer<typeof linkRecoverySchema>;
 

@@ -1,6 +1,7 @@
 import {
   ARRIVED_SINCE,
   LIVE_LINKS,
+  RECLAIM_FAILED,
   toLinkRecord,
   type LinkRow,
   type LinksRepository,
@@ -63,7 +64,7 @@ export function createPostgresLinksRepository(q: Queryable): Async<LinksReposito
         await q.query(
           `INSERT INTO link_asks (webhook_uid, provider_delivery_id, identity, event, failed_at,
                                   asked_at, outcome)
-           VALUES ($1, $2, $3, $4, $5, $6, 'asking') ON CONFLICT DO NOTHING`,
+           VALUES ($1, $2, $3, $4, $5, $6, 'asking') ${RECLAIM_FAILED}`,
           [
             ask.webhookUid,
             ask.providerDeliveryId,
