@@ -214,7 +214,9 @@ export class LinkKeeper {
       if (client && link.keepPointed && !isUnreachableFromInternet(expected.url)) {
         try {
           const hook = await client.readHook();
-          if (hook.url !== expected.url) {
+          // A hook a person set inactive is theirs: reported by the check, never changed.
+          const personOff = !hook.active && !hook.disabledByProvider;
+          if (!personOff && hook.url !== expected.url) {
             await client.setUrl(expected.url);
             this.deps.log.info(`[links] ${client.describe} now sends to ${expected.shownUrl}`);
           }
