@@ -57,6 +57,8 @@ export interface Core {
   reachability: Reachability;
   /** Provider links: keeps hooks pointed, recovers failed deliveries (`idle()` for tests). */
   links: LinkKeeper;
+  /** Notices the machine slept (§20); the desktop app also reports powerMonitor's `resume` here. */
+  wake: WakeDetector;
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
@@ -385,6 +387,7 @@ async function startOn(
     events,
     reachability,
     links,
+    wake,
     secrets,
     adminToken,
     auth,

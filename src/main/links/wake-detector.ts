@@ -42,6 +42,15 @@ export class WakeDetector {
     this.cancel = null;
   }
 
+  /**
+   * The operating system said it woke (Electron's powerMonitor `resume`): reported at once, and
+   * the timer's next tick does not report the same sleep again.
+   */
+  resumed(at: number, sleptSeconds: number): void {
+    this.last = at;
+    this.onWake(at, sleptSeconds);
+  }
+
   private tick(): void {
     const at = this.now();
     const gap = at - this.last;
