@@ -1,6 +1,7 @@
 import { version } from '../../../package.json';
 import { apply } from './apply.js';
 import { forward } from './forward.js';
+import { link, recover } from './link.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
@@ -16,6 +17,8 @@ const commands: Record<string, Command> = {
   forward,
   apply,
   'test-filter': testFilter,
+  link,
+  recover,
 };
 
 async function main(argv: string[]): Promise<void> {
