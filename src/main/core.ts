@@ -205,7 +205,14 @@ async function startOn(
       onCommit: (committed) => {
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
-        for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
+        for (const d of committed) {
+          const recovered = links.arrived(d.webhookUid, d.identity, d.label === 'Accepted');
+          const delivery = deliveryJson(d);
+          events.emit({
+            type: 'delivery',
+            delivery: recovered ? { ...delivery, recovered } : delivery,
+          });
+        }
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
     },

@@ -44,6 +44,8 @@ export class LinkKeeper {
   private unsubscribe: (() => void) | null = null;
   private readonly background = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Identities this relay asked for and has not seen arrive: the live event marks them. */
+  private readonly awaited = new Map<string, Set<string>>();
 
   constructor(private readonly deps: LinkKeeperDeps) {}
 
@@ -61,6 +63,18 @@ export class LinkKeeper {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.background]);
+  }
+
+  /**
+   * Whether an entry just committed is one this relay's recovery asked for (the log reads mark it
+   * from the ledger; this marks the live event, before anyone reads).
+   */
+  arrived(webhookUid: string, identity: string | null, accepted: boolean): boolean {
+    const waiting = this.awaited.get(webhookUid);
+    if (!accepted || identity === null || !waiting?.has(identity)) return false;
+    waiting.delete(identity);
+    if (waiting.size === 0) this.awaited.delete(webhookUid);
+    return true;
   }
 
   /** Waits for whatever the keeper started on its own (tests, shutdown). */
@@ -261,6 +275,10 @@ export class LinkKeeper {
           now: this.deps.now,
           since: options.since,
           dryRun: options.dryRun ?? false,
+          onClaimed: (identity) => {
+            const waiting = this.awaited.get(uid) ?? new Set<string>();
+            this.awaited.set(uid, waiting.add(identity));
+          },
         }),
       );
       if (!outcome.ran) {

@@ -34,6 +34,8 @@ export async function recoverLink(options: {
   now: () => number;
   since?: number;
   dryRun: boolean;
+  /** Told each identity asked for, before the provider is asked (what arrives is marked). */
+  onClaimed?: (identity: string) => void;
 }): Promise<RecoveryOutcome> {
   const { link, client, links, now } = options;
   const startedAt = now();
@@ -83,6 +85,7 @@ export async function recoverLink(options: {
       askedAt: now(),
     });
     if (!claimed) continue;
+    options.onClaimed?.(delivery.identity);
     recovery.asked++;
     try {
       await client.redeliver(delivery);
