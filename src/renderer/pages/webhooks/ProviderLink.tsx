@@ -148,20 +148,35 @@ export function ProviderLink({
   const toast = useToast();
   const blocked = useWriteBlock();
   const [linking, setLinking] = useState(false);
-  const link = webhook.link ?? null;
+  // Read again as recovered deliveries arrive, so "3 arrived" counts up by itself.
+  const current = useCall(
+    'links.get',
+    { uid: webhook.uid },
+    (event) =>
+      (event.type === 'delivery' &&
+        event.delivery.webhookUid === webhook.uid &&
+        event.delivery.recovered === true) ||
+      (event.type === 'recovered' && event.webhookUid === webhook.uid) ||
+      (event.type === 'changed' && event.resource === 'webhooks'),
+  );
+  const link = current.data === undefined ? (webhook.link ?? null) : current.data;
+  const done = () => {
+    current.reload();
+    onChanged();
+  };
   const check = useAction(async () => {
     await client.call('links.check', { uid: webhook.uid });
-    onChanged();
+    done();
   });
   const recover = useAction(async () => {
     const result = await client.call('links.recover', { uid: webhook.uid });
     toast('success', recoveryLine(result) ?? 'Recovered.');
-    onChanged();
+    done();
   });
   const unlink = useAction(async () => {
     await client.call('links.delete', { uid: webhook.uid });
     toast('success', "Unlinked; the provider's hook is kept as it is.");
-    onChanged();
+    done();
   });
   return (
     <section className="provider-link" aria-label="Provider link">
@@ -182,7 +197,7 @@ export function ProviderLink({
           webhook={webhook}
           onDone={() => {
             setLinking(false);
-            onChanged();
+            done();
           }}
         />
       )}
