@@ -1,6 +1,7 @@
+import { PROVIDER_NAMES } from '../../shared/contract/links.js';
 import type { LinkRecord } from '../store/links-repo.js';
 import { githubClient } from './github.js';
-import type { ProviderClient, ProviderTiming } from './provider.js';
+import { ProviderError, type ProviderClient, type ProviderTiming } from './provider.js';
 
 /** The provider's own client for a link; its token is sent to the link's `apiBaseUrl` only. */
 export type ClientFactory = (link: LinkRecord, token: string) => ProviderClient;
@@ -12,7 +13,10 @@ export function providerClients(timing: ProviderTiming): ClientFactory {
       case 'github':
         return githubClient(options);
       default:
-        throw new Error(`${link.kind} links are not supported yet`);
+        throw new ProviderError(
+          `${PROVIDER_NAMES[link.kind]} links are not supported by this version yet; only GitHub hooks can be linked.`,
+          null,
+        );
     }
   };
 }
