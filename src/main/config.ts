@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ProviderTiming } from './links/provider.js';
+import type { Ticker } from './links/wake-detector.js';
 import type { Logger } from './log.js';
 import type { ProbeRunner } from './secrets/keychain-probe.js';
 import type { SecretStore } from './secrets/secret-store.js';
@@ -41,6 +43,8 @@ export interface CoreConfig {
   writerIdleCloseMs?: number;
   /** `--tunnel`, HOOKPORT_TUNNEL (PRODUCT §18); without a choice here, the Settings one runs. */
   tunnel?: TunnelConfig;
+  /** Provider links (§19) and the wake detector (§20); tests shorten waits and tick by hand. */
+  links?: { timing?: Partial<ProviderTiming>; recoverEveryMs?: number; wakeTicker?: Ticker };
   log?: Logger;
   now?: () => number;
   /**

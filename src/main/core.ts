@@ -12,6 +12,11 @@ import { DefinitionSync } from './definitions/sync.js';
 import { EventBus } from './events.js';
 import { Reachability } from './reachability.js';
 import { listen, type Listener } from './http/listener.js';
+import { providerClients } from './links/clients.js';
+import { LinkKeeper } from './links/link-keeper.js';
+import { createLinkMetrics } from './links/link-metrics.js';
+import { DEFAULT_TIMING } from './links/provider.js';
+import { WakeDetector } from './links/wake-detector.js';
 import { createIngressHandler } from './ingress/door.js';
 import {
   DEDUPE_WINDOW_MS,
@@ -58,6 +63,10 @@ export interface Core {
   reachability: Reachability;
   /** The tunnel this relay runs (PRODUCT §18), if any. */
   tunnel: RelayTunnel;
+  /** Provider links: keeps hooks pointed, recovers failed deliveries (`idle()` for tests). */
+  links: LinkKeeper;
+  /** Notices the machine slept (§20); the desktop app also reports powerMonitor's `resume` here. */
+  wake: WakeDetector;
   secrets: TeamSecrets;
   adminToken: AdminToken;
   auth: AdminAuth;
@@ -198,6 +207,24 @@ async function startOn(
     now,
     loopDelay,
   });
+  const linkMetrics = createLinkMetrics(metrics.registry, () => store.links.live());
+  const links = new LinkKeeper({
+    store,
+    secrets,
+    settings,
+    reachability,
+    events,
+    clients: providerClients({ ...DEFAULT_TIMING, ...config.links?.timing }),
+    log,
+    now,
+    recoverEveryMs: config.links?.recoverEveryMs,
+    onRecovered: (link, n) => linkMetrics.countRecovered(link.kind, n),
+  });
+  const wake = new WakeDetector(
+    (at, sleptSeconds) => reachability.woke(at, sleptSeconds),
+    now,
+    config.links?.wakeTicker,
+  );
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
   // The ingress /healthz answers 503 while the store cannot commit (commit-health.ts).
   const storeHealth = new CommitHealth({
@@ -217,7 +244,14 @@ async function startOn(
         storeHealth.committed();
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
-        for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
+        for (const d of committed) {
+          const recovered = links.arrived(d.webhookUid, d.identity, d.label === 'Accepted');
+          const delivery = deliveryJson(d);
+          events.emit({
+            type: 'delivery',
+            delivery: recovered ? { ...delivery, recovered } : delivery,
+          });
+        }
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
     },
@@ -307,6 +341,7 @@ async function startOn(
     settings,
     reachability,
     tunnel,
+    links,
     events,
     writes,
     definitions,
@@ -368,6 +403,8 @@ async function startOn(
   await definitions.watchManaged();
   settings.listenerBaseUrl = displayUrl(config.ingress.host, ingress.port);
   const adminUrl = admin ? displayUrl('127.0.0.1', admin.port) : null;
+  links.start();
+  wake.start();
   reachability.started();
   await tunnel.start(ingress.port);
 
@@ -409,6 +446,8 @@ async function startOn(
     events,
     reachability,
     tunnel,
+    links,
+    wake,
     secrets,
     adminToken,
     auth,
@@ -423,6 +462,7 @@ async function startOn(
     stop: () =>
       (stopping ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        wake.stop();
         alarms.stop();
         loopDelay.stop();
         adminApp?.streams.closeAll();
@@ -433,6 +473,7 @@ async function startOn(
         await dispatcher.stop();
         await definitions.close();
         await alarms.idle();
+        await links.stop();
         bridge.stop();
         await store.close();
       })()),

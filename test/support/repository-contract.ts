@@ -7,6 +7,8 @@ import { createAlarmsRepository } from '../../src/main/store/alarms-repo.js';
 import { createAutomationsRepository } from '../../src/main/store/automations-repo.js';
 import { createExecutorsRepository } from '../../src/main/store/executors-repo.js';
 import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
+import { createLinksRepository } from '../../src/main/store/links-repo.js';
+import { createPostgresLinksRepository } from '../../src/main/store/postgres/links-repo.js';
 import { createPostgresAlarmsRepository } from '../../src/main/store/postgres/alarms-repo.js';
 import { createPostgresAutomationsRepository } from '../../src/main/store/postgres/automations-repo.js';
 import { createPostgresExecutorsRepository } from '../../src/main/store/postgres/executors-repo.js';
@@ -41,6 +43,7 @@ export type ContractRepositories = Pick<
   | 'settings'
   | 'executors'
   | 'alarms'
+  | 'links'
 >;
 
 export interface OpenedStore {
@@ -66,6 +69,7 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
       settings: asyncRepository(createSettingsRepository(db)),
       executors: asyncRepository(createExecutorsRepository(db)),
       alarms: asyncRepository(createAlarmsRepository(db)),
+      links: asyncRepository(createLinksRepository(db)),
     };
   }
   const { q } = database;
@@ -78,6 +82,7 @@ function repositoriesOf(database: ContractDatabase): ContractRepositories {
     settings: createPostgresSettingsRepository(q),
     executors: createPostgresExecutorsRepository(q),
     alarms: createPostgresAlarmsRepository(q),
+    links: createPostgresLinksRepository(q),
   };
 }
 

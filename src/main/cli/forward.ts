@@ -38,7 +38,7 @@ delivery forwarded to that URL (the relay keeps that place, so any terminal can 
 /** Before the first delivery ID: "after this" means from the very first. */
 const BEFORE_EVERYTHING = 'dlv_00000000000000000000000000';
 
-async function findWebhook(client: AdminClient, nameOrUid: string): Promise<Webhook> {
+export async function findWebhook(client: AdminClient, nameOrUid: string): Promise<Webhook> {
   if (WEBHOOK_UID_PATTERN.test(nameOrUid)) {
     return client.call('webhooks.get', { uid: nameOrUid });
   }

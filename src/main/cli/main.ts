@@ -2,6 +2,7 @@ import { version } from '../../../package.json';
 import { apply } from './apply.js';
 import { forward } from './forward.js';
 import { mcp } from './mcp.js';
+import { link, recover } from './link.js';
 import { replay } from './replay.js';
 import { send } from './send.js';
 import { serve } from './serve.js';
@@ -18,6 +19,8 @@ const commands: Record<string, Command> = {
   apply,
   'test-filter': testFilter,
   mcp,
+  link,
+  recover,
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -18,6 +18,9 @@ export const USAGE = `Usage:
   hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
   hookport test-filter --filter FILE --payload FILE [--json]
   hookport mcp                            [--admin-url URL] [--data-dir D]
+  hookport link <webhook> <kind>:<target> --token-secret NAME [--api-base-url URL]
+                [--no-keep-pointed] [--no-recover] | --check | --remove  [--admin-url URL]
+  hookport recover <webhook> [--since DURATION|ISO] [--dry-run] [--admin-url URL]
   hookport --version
 `;
 

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BrowserWindow, app, dialog, ipcMain, protocol, session } from 'electron';
+import { BrowserWindow, app, dialog, ipcMain, powerMonitor, protocol, session } from 'electron';
 import { DEFAULT_INGRESS_PORT } from '../config.js';
 import { startCore, type Core } from '../core.js';
 import { consoleLogger } from '../log.js';
 import { forwardEvents } from '../ipc/event-forwarder.js';
 import { registerContractHandlers } from '../ipc/ipc-transport.js';
 import { createAppProtocolHandler } from './app-protocol.js';
+import { reportResume } from '../links/power-resume.js';
 import { confineWebContents, denyAllPermissions } from './security.js';
 import { createRelayTray } from './tray.js';
 import { followLoginItem, showDesktopNotices } from './desktop-notices.js';
@@ -77,6 +78,8 @@ async function start(): Promise<void> {
   createRelayTray(core, TRAY_ICON, { show: showWindow, quit: () => app.quit() });
   showDesktopNotices(core, consoleLogger);
   followLoginItem(core);
+  const relay = core;
+  reportResume(powerMonitor, (at, slept) => relay.wake.resumed(at, slept));
   showWindow();
 }
 

@@ -143,6 +143,8 @@ export function createRelayMetrics(sources: MetricSources) {
   }
 
   return {
+    /** Where other modules' metrics register (provider links). */
+    registry,
     contentType: registry.contentType,
     text: (): Promise<string> => registry.metrics(),
     /** After each commit: count the entries it made durable. */

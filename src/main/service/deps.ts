@@ -12,6 +12,7 @@ import type { WebhooksRepository } from '../store/webhooks-repo.js';
 import type { Async } from '../store/store.js';
 import type { Reachability } from '../reachability.js';
 import type { RelayTunnel } from '../tunnels/relay-tunnel.js';
+import type { LinkKeeper } from '../links/link-keeper.js';
 import type { RelaySettings } from './relay-settings.js';
 import type { SerialQueue } from './serial-queue.js';
 
@@ -27,6 +28,8 @@ export interface ServiceDeps {
   reachability: Reachability;
   /** The tunnel this relay runs: Settings chooses and tests it. */
   tunnel: Pick<RelayTunnel, 'choose' | 'test'>;
+  /** Provider links (§19): keeps hooks pointed, checks and recovers them. */
+  links: LinkKeeper;
   events: EventBus;
   /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
   writes: SerialQueue;

@@ -10,6 +10,7 @@ import { deliveryHandlers } from './deliveries.js';
 import { executorHandlers } from './executors.js';
 import { filterLabHandlers } from './filter-lab.js';
 import { forwardingHandlers } from './forwarding.js';
+import { linkHandlers, withLinkFields } from './links.js';
 import { refusalHandlers } from './refusals.js';
 import { relayHandlers } from './relay.js';
 import { replayHandlers } from './replay.js';
@@ -36,8 +37,9 @@ export function createManagementService(deps: FullServiceDeps): ServiceHandlers 
     ...definitionHandlers(deps),
     ...forwardingHandlers(deps),
     ...filterLabHandlers(deps),
+    ...linkHandlers(deps),
   } satisfies ServiceHandlers);
-  return settledAcrossRelays(handlers, deps.peersSettled);
+  return settledAcrossRelays(withLinkFields(handlers, deps.links), deps.peersSettled);
 }
 
 type Call = (...args: unknown[]) => Promise<unknown>;

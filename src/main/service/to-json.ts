@@ -26,5 +26,6 @@ export function webhookJson(w: WebhookRecord, settings: RelaySettings): Webhook 
 }
 
 export function deliveryJson(d: DeliveryRecord): Delivery {
-  return { ...d, receivedAt: iso(d.receivedAt) };
+  // Entries fresh from a commit carry no `recovered`; the log's reads do (links-repo.ts).
+  return { ...d, receivedAt: iso(d.receivedAt), recovered: d.recovered ?? false };
 }

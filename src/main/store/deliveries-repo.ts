@@ -30,6 +30,8 @@ export interface DeliveryRecord {
   /** Derived when the delivery was received; null when unknown. */
   eventType: string | null;
   runIds: string[];
+  /** Brought by a provider link's recovery (links-repo.ts); read only, never written here. */
+  recovered?: boolean;
 }
 
 /** One log row as both stores read it (postgres/deliveries-repo.ts selects the same columns). */
@@ -47,6 +49,7 @@ export interface DeliveryRow {
   replay_of: string | null;
   event_type: string | null;
   run_ids: string | null;
+  recovered?: number | boolean | null;
 }
 
 /** Also maps PostgreSQL rows: one mapper, so the two stores cannot drift. */
@@ -64,10 +67,17 @@ export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   replayOf: r.replay_of,
   eventType: r.event_type,
   runIds: r.run_ids ? r.run_ids.split(',') : [],
+  ...(r.recovered === undefined ? {} : { recovered: Boolean(r.recovered) }),
 });
 
+/** An Accepted entry whose identity a provider link's recovery asked for before it arrived. */
+export const RECOVERED_COLUMN = `
+  (d.label = 'Accepted' AND EXISTS (SELECT 1 FROM link_asks a WHERE a.webhook_uid = d.webhook_uid
+     AND a.identity = d.identity AND a.asked_at <= d.received_at)) AS recovered`;
+
 const SELECT_WITH_RUNS = `
-  SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids
+  SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
+    ${RECOVERED_COLUMN}
   FROM deliveries d`;
 
 export type { DeliveryPageFilter } from './delivery-query.js';

@@ -9,6 +9,7 @@ import { up as sqliteRequestContextsWithoutRowid } from './migrations/007-reques
 import { up as sqlitePostgresLogSearch } from './migrations/008-postgres-log-search.js';
 import { up as sqliteReplicas } from './migrations/009-replicas.js';
 import { up as sqlitePostgresSearchQueue } from './migrations/010-postgres-search-queue.js';
+import { up as sqliteProviderLinks } from './migrations/013-provider-links.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -18,6 +19,7 @@ import { runProcesses as postgresRunProcesses } from './postgres/migrations/006-
 import { logSearch as postgresLogSearch } from './postgres/migrations/008-log-search.js';
 import { replicas as postgresReplicas } from './postgres/migrations/009-replicas.js';
 import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-search-queue.js';
+import { providerLinks as postgresProviderLinks } from './postgres/migrations/013-provider-links.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -82,5 +84,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'search-queue',
     sqlite: sqlitePostgresSearchQueue,
     postgres: postgresSearchQueue,
+  },
+  {
+    version: 13,
+    name: 'provider-links',
+    sqlite: sqliteProviderLinks,
+    postgres: postgresProviderLinks,
   },
 ];

@@ -9,6 +9,7 @@ import type { DeliveryBatchStore } from './delivery-batch.js';
 import { createDeliveryScans } from './delivery-scans.js';
 import { createExecutorsRepository } from './executors-repo.js';
 import { createFactoriesRepository } from './factories-repo.js';
+import { createLinksRepository } from './links-repo.js';
 import { createMetricsReader } from './metrics-reader.js';
 import { createRetention } from './retention.js';
 import { createRunsRepository } from './runs-repo.js';
@@ -58,6 +59,7 @@ function sqliteRepositories(db: Db): StoreRepositories {
     scans: asyncRepository(createDeliveryScans(db)),
     retention: asyncRepository(createRetention(db)),
     metrics: asyncRepository(createMetricsReader(db)),
+    links: asyncRepository(createLinksRepository(db)),
   };
 }
 

@@ -8,6 +8,7 @@ import type { DeliveryBatchStore } from './delivery-batch.js';
 import type { DeliveryScans } from './delivery-scans.js';
 import type { ExecutorsRepository } from './executors-repo.js';
 import type { FactoriesRepository } from './factories-repo.js';
+import type { LinksRepository } from './links-repo.js';
 import type { MetricsReader } from './metrics-reader.js';
 import type { Retention } from './retention.js';
 import type { RunsRepository } from './runs-repo.js';
@@ -64,6 +65,8 @@ export interface StoreRepositories {
   scans: Async<DeliveryScans>;
   retention: Async<Retention>;
   metrics: Async<MetricsReader>;
+  /** Provider links and the recovery ledger (PRODUCT §19). */
+  links: Async<LinksRepository>;
 }
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -5,6 +5,7 @@ import { useRelay } from './relay-context.js';
 import { routeHref } from './router.js';
 import { TunnelStatus } from './TunnelStatus.js';
 import { onChanged, useCall } from './use-call.js';
+import { wakeText } from './wake-text.js';
 
 const BACKEND_TEXT = {
   keychain: 'OS keychain',
@@ -58,6 +59,7 @@ export function StatusLine(): ReactNode {
           </a>
         </span>
       ))}
+      {status.lastWake && <span className="status-wake">{wakeText(status.lastWake)}</span>}
       {factory.managed && <span>Managed by {factory.definitionsDir}</span>}
       {status.role === 'view' && <span className="role-view">View only</span>}
     </footer>

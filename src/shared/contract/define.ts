@@ -3,7 +3,7 @@ import type { z } from 'zod';
 export type Role = 'manage' | 'view';
 
 export interface HttpRoute {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Koa-style path; `:name` segments become input fields of the same name. */
   path: string;
   /** Success status; 200 unless stated. */

@@ -25,6 +25,8 @@ export const deliverySchema = z.object({
   runIds: z.array(z.string()),
   /** Derived when the delivery was received (§13): `pull_request.opened`, `orders/paid`; null when unknown. */
   eventType: z.string().nullable(),
+  /** Brought by a provider link's recovery (§19): the "Recovered" chip. */
+  recovered: z.boolean().optional(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

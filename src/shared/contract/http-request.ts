@@ -3,10 +3,10 @@ import { contract, type MethodInput, type MethodName, type MethodOutput } from '
 
 /** One contract call as an HTTP request relative to the admin listener's origin. */
 export interface ContractRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path with route parameters filled in and, for GET and DELETE, the other fields as a query. */
   pathAndQuery: string;
-  /** JSON text for POST and PATCH; undefined otherwise. */
+  /** JSON text for POST, PUT and PATCH; undefined otherwise. */
   body: string | undefined;
 }
 
@@ -34,7 +34,7 @@ export function contractRequest<M extends MethodName>(
     delete fields[key];
     return encodeURIComponent(scalarText(key, value));
   });
-  const hasBody = http.method === 'POST' || http.method === 'PATCH';
+  const hasBody = http.method === 'POST' || http.method === 'PUT' || http.method === 'PATCH';
   if (hasBody) return { method: http.method, pathAndQuery: path, body: JSON.stringify(fields) };
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) {

@@ -6,6 +6,7 @@ import { executorMethods } from './executors.js';
 import { factoryMethods } from './factories.js';
 import { filterLabMethods } from './filter-lab.js';
 import { forwardingMethods } from './forwarding.js';
+import { linkMethods } from './links.js';
 import { relayMethods } from './relay.js';
 import { refusalMethods } from './refusals.js';
 import { replayMethods } from './replay.js';
@@ -32,6 +33,7 @@ export const contract = {
   ...forwardingMethods,
   ...filterLabMethods,
   ...tunnelMethods,
+  ...linkMethods,
 };
 
 export type Contract = typeof contract;

@@ -62,7 +62,12 @@ export const tunnelStatusSchema = z.object({
 export type TunnelStatus = z.infer<typeof tunnelStatusSchema>;
 
 /** The last time the relay found the machine had slept (PRODUCT §20). */
-export const lastWakeSchema = z.object({ at: z.string(), sleptSeconds: z.number() });
+export const lastWakeSchema = z.object({
+  at: z.string(),
+  sleptSeconds: z.number(),
+  /** Deliveries provider links' recoveries brought since the wake (§20's status line). */
+  recovered: z.number().int().optional(),
+});
 export type LastWake = z.infer<typeof lastWakeSchema>;
 
 export const statusSchema = z.object({

@@ -11,6 +11,7 @@ import {
   webhookUidSchema,
 } from './common.js';
 import { method } from './define.js';
+import { linkSchema } from './links.js';
 
 export const AUTH_MODES = ['token', 'url_token', 'signature'] as const;
 export const authModeSchema = z.enum(AUTH_MODES, {
@@ -47,6 +48,8 @@ export const webhookSchema = z.object({
   enabled: z.boolean(),
   ingressUrl: z.string(),
   createdAt: isoTime,
+  /** The provider link (§19): read and list answer it, null when there is none. */
+  link: linkSchema.nullable().optional(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 

@@ -152,6 +152,8 @@ export const utilityProcess = {
     throw new Error('the stand-in runs relays on the file backend; no keychain probe expected');
   },
 };
+/** Emits what the test asks (suspend, resume); records who listens. */
+export const powerMonitor = new EventEmitter();
 export const nativeImage = { createFromPath: (path: string) => ((report.trayIcon = path), {}) };
 
 async function serve(

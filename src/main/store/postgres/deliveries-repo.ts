@@ -1,6 +1,7 @@
 import type { DeliveryLabel } from '../../../shared/labels.js';
 import { idFloor } from '../../../shared/delivery-ids.js';
 import {
+  RECOVERED_COLUMN,
   toRecord,
   type DeliveriesRepository,
   type DeliveryPageFilter,
@@ -13,7 +14,8 @@ import type { Queryable } from './client.js';
 
 const SELECT_WITH_RUNS = `
   SELECT d.*,
-    (SELECT string_agg(r.id, ',' ORDER BY r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids
+    (SELECT string_agg(r.id, ',' ORDER BY r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
+    ${RECOVERED_COLUMN}
   FROM deliveries d`;
 
 /** `LIKE` takes `%`, `_` and `\` as wildcards and escape: a search means them literally. */

@@ -14,6 +14,7 @@ import { createPostgresDeliveriesRepository } from './deliveries-repo.js';
 import { createPostgresDeliveryScans } from './delivery-scans.js';
 import { createPostgresExecutorsRepository } from './executors-repo.js';
 import { createPostgresFactoriesRepository } from './factories-repo.js';
+import { createPostgresLinksRepository } from './links-repo.js';
 import { createPostgresMetricsReader } from './metrics-reader.js';
 import { migratePostgres } from './migrate.js';
 import { NotificationHub } from './notification-hub.js';
@@ -63,6 +64,7 @@ function repositoriesOn(q: Queryable): Omit<StoreRepositories, 'runs'> {
     scans: createPostgresDeliveryScans(q),
     retention: createPostgresRetention(q),
     metrics: createPostgresMetricsReader(q),
+    links: createPostgresLinksRepository(q),
   };
 }
 

@@ -58,6 +58,11 @@ export function DeliveryRow({
       </time>
       <span className="delivery-note" title={note ?? undefined}>
         <EventTypeChip eventType={delivery.eventType} />
+        {delivery.recovered && (
+          <span className="chip recovered-chip" title="Brought by a provider link's recovery">
+            Recovered
+          </span>
+        )}
         {note}
       </span>
       <span className="delivery-caret" aria-hidden="true">

@@ -9,6 +9,7 @@ import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
 import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
+import { ProviderLink } from './ProviderLink.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
 import { WebhookAlarms } from './WebhookAlarms.js';
@@ -190,6 +191,7 @@ export function WebhookDetail({
           )}
         </p>
       )}
+      <ProviderLink webhook={webhook} onChanged={onChanged} />
       <WebhookVolume uid={webhook.uid} />
       <WebhookRefusals uid={webhook.uid} />
       <RecentDeliveries webhook={webhook} deliveryId={deliveryId} detailId={detailId} />

@@ -1,0 +1,255 @@
+import { useState, type ReactNode } from 'react';
+import {
+  DEFAULT_API_BASE_URLS,
+  LINK_KINDS,
+  PROVIDER_NAMES,
+  TARGET_SHAPES,
+  type Link,
+  type LinkKind,
+} from '../../../shared/contract/links.js';
+import { useClient } from '../../app/client-context.js';
+import { useWriteBlock } from '../../app/relay-context.js';
+import { useAction, useFormAction } from '../../app/use-action.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { errorAt, TextField } from '../../components/Field.js';
+import { formatTime } from '../../components/format.js';
+import { useToast } from '../../components/toasts.js';
+import { useCall } from '../../app/use-call.js';
+import type { Webhook } from './types.js';
+
+/** "GitHub hook 123 on acme/api sends here · active" from the link and its check. */
+function checkLine(link: Link): string {
+  const provider = PROVIDER_NAMES[link.kind];
+  const check = link.check;
+  if (!check) return `${provider} ${link.target}: not checked yet`;
+  const where = check.pointsHere ? 'sends here' : `sends to ${check.hookUrl ?? 'an unknown URL'}`;
+  const state = check.active === null ? 'state unknown' : check.active ? 'active' : 'inactive';
+  return `${provider} ${link.target} ${where} · ${state}`;
+}
+
+/** "asked GitHub for 3 failed deliveries at 07:02; 3 arrived" */
+export function recoveryLine(link: Link): string | null {
+  const r = link.recovery;
+  if (!r) return null;
+  const provider = PROVIDER_NAMES[link.kind];
+  const asked = `asked ${provider} for ${r.asked} failed ${r.asked === 1 ? 'delivery' : 'deliveries'} at ${formatTime(r.at)}`;
+  const already = r.alreadyHere > 0 ? `; ${r.alreadyHere} already here` : '';
+  return `${asked}; ${r.arrived ?? 0} arrived${already}`;
+}
+
+function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => void }): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const secrets = useCall('secrets.list', { factory: webhook.factory });
+  const [kind, setKind] = useState<LinkKind>('github');
+  const [target, setTarget] = useState('');
+  const [tokenSecretName, setToken] = useState('');
+  const [apiBaseUrl, setApiBaseUrl] = useState('');
+  const [keepPointed, setKeepPointed] = useState(true);
+  const [recover, setRecover] = useState(true);
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    await client.call('links.put', {
+      uid: webhook.uid,
+      kind,
+      target: target.trim(),
+      tokenSecretName,
+      ...(apiBaseUrl.trim() ? { apiBaseUrl: apiBaseUrl.trim() } : {}),
+      keepPointed,
+      recover,
+    });
+    toast('success', `Linked to ${PROVIDER_NAMES[kind]} ${target.trim()}.`);
+    onDone();
+  }, [kind, target, tokenSecretName, apiBaseUrl, keepPointed, recover]);
+  return (
+    <form className="form link-form" onSubmit={onSubmit} noValidate aria-label="Link to a provider">
+      <label>
+        Provider{' '}
+        <select value={kind} onChange={(event) => setKind(event.target.value as LinkKind)}>
+          {LINK_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {PROVIDER_NAMES[k]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <TextField
+        label="Target"
+        hint={`The provider's hook: ${TARGET_SHAPES[kind]}.`}
+        error={errorAt(error, 'target')}
+        value={target}
+        onChange={setTarget}
+        spellCheck={false}
+      />
+      <label>
+        Token secret{' '}
+        <select
+          aria-label="Token secret"
+          value={tokenSecretName}
+          onChange={(event) => setToken(event.target.value)}
+        >
+          <option value="">Choose a team secret…</option>
+          {(secrets.data?.items ?? []).map((s) => (
+            <option key={s.name} value={s.name}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="hint">
+        A token that can administer the hook, kept as a team secret; it is sent only to the API base
+        URL below.
+      </p>
+      <TextField
+        label="API base URL"
+        hint={`Blank: ${DEFAULT_API_BASE_URLS[kind]}. Self-hosted: e.g. https://github.example.com/api/v3.`}
+        error={errorAt(error, 'apiBaseUrl')}
+        value={apiBaseUrl}
+        onChange={setApiBaseUrl}
+        spellCheck={false}
+      />
+      <label>
+        <input
+          type="checkbox"
+          checked={keepPointed}
+          onChange={(event) => setKeepPointed(event.target.checked)}
+        />{' '}
+        Keep pointed: set the hook's URL whenever this webhook's ingress URL changes
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={recover}
+          onChange={(event) => setRecover(event.target.checked)}
+        />{' '}
+        Recover: ask the provider to deliver again what failed to arrive
+      </label>
+      <ErrorNote error={error && !errorAt(error, 'target') ? error : undefined} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Link'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Webhook detail → Provider link (UI.md "Reachable and complete"). */
+export function ProviderLink({
+  webhook,
+  onChanged,
+}: {
+  webhook: Webhook;
+  onChanged: () => void;
+}): ReactNode {
+  const client = useClient();
+  const toast = useToast();
+  const blocked = useWriteBlock();
+  const [linking, setLinking] = useState(false);
+  // Read again as recovered deliveries arrive, so "3 arrived" counts up by itself.
+  const current = useCall(
+    'links.get',
+    { uid: webhook.uid },
+    (event) =>
+      (event.type === 'delivery' &&
+        event.delivery.webhookUid === webhook.uid &&
+        event.delivery.recovered === true) ||
+      (event.type === 'recovered' && event.webhookUid === webhook.uid) ||
+      (event.type === 'changed' && event.resource === 'webhooks'),
+  );
+  const link = current.data === undefined ? (webhook.link ?? null) : current.data;
+  const done = () => {
+    current.reload();
+    onChanged();
+  };
+  const check = useAction(async () => {
+    await client.call('links.check', { uid: webhook.uid });
+    done();
+  });
+  const recover = useAction(async () => {
+    const result = await client.call('links.recover', { uid: webhook.uid });
+    toast('success', recoveryLine(result) ?? 'Recovered.');
+    done();
+  });
+  const unlink = useAction(async () => {
+    await client.call('links.delete', { uid: webhook.uid });
+    toast('success', "Unlinked; the provider's hook is kept as it is.");
+    done();
+  });
+  return (
+    <section className="provider-link" aria-label="Provider link">
+      <h3>Provider link</h3>
+      {!link && !linking && (
+        <>
+          <p className="muted">
+            Not linked. A link keeps the provider&apos;s hook pointed here and recovers what it
+            failed to deliver.
+          </p>
+          <button type="button" onClick={() => setLinking(true)} disabled={blocked !== null}>
+            Link to GitHub / GitLab / Stripe…
+          </button>
+        </>
+      )}
+      {!link && linking && (
+        <LinkForm
+          webhook={webhook}
+          onDone={() => {
+            setLinking(false);
+            done();
+          }}
+        />
+      )}
+      {link && (
+        <>
+          <p data-testid="link-check">
+            {checkLine(link)}
+            {link.check?.ok && <span className="chip link-ok"> ok</span>}
+          </p>
+          {link.check && link.check.problems.length > 0 && (
+            <ul className="link-problems" aria-label="Link problems">
+              {link.check.problems.map((problem) => (
+                <li key={problem} className="warning-note">
+                  {problem}
+                </li>
+              ))}
+            </ul>
+          )}
+          {link.recovery && (
+            <p data-testid="link-recovery">
+              Last recovery: {recoveryLine(link)}
+              {link.recovery.errors.map((e) => (
+                <span key={e} className="warning-note">
+                  {' '}
+                  {e}
+                </span>
+              ))}
+            </p>
+          )}
+          <div className="actions">
+            <button type="button" onClick={() => void check.run()} disabled={check.busy}>
+              {check.busy ? 'Checking…' : 'Check now'}
+            </button>
+            <button
+              type="button"
+              onClick={() => void recover.run()}
+              disabled={recover.busy || blocked !== null}
+            >
+              {recover.busy ? 'Recovering…' : 'Recover now'}
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => void unlink.run()}
+              disabled={unlink.busy || blocked !== null}
+            >
+              Unlink
+            </button>
+          </div>
+          <ErrorNote error={check.error ?? recover.error ?? unlink.error} />
+        </>
+      )}
+    </section>
+  );
+}
