@@ -28,6 +28,8 @@ export interface DeliveryRecord {
   replayOf: string | null;
   /** Derived when the delivery was received; null when unknown. */
   eventType: string | null;
+  /** One line about the payload (PRODUCT.md §22); null when none was derived. */
+  summary: string | null;
   runIds: string[];
 }
 
@@ -45,6 +47,7 @@ export interface DeliveryRow {
   duplicate_of: string | null;
   replay_of: string | null;
   event_type: string | null;
+  summary: string | null;
   run_ids: string | null;
 }
 
@@ -62,6 +65,7 @@ export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   duplicateOf: r.duplicate_of,
   replayOf: r.replay_of,
   eventType: r.event_type,
+  summary: r.summary,
   runIds: r.run_ids ? r.run_ids.split(',') : [],
 });
 

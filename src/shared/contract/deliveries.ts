@@ -25,6 +25,8 @@ export const deliverySchema = z.object({
   runIds: z.array(z.string()),
   /** Derived when the delivery was received (§13): `pull_request.opened`, `orders/paid`; null when unknown. */
   eventType: z.string().nullable(),
+  /** One line about the payload (§22): `acme/api #42 opened: Fix retries`; null when none. */
+  summary: z.string().nullable(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

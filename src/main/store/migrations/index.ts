@@ -1,31 +1,11 @@
 import type Database from 'better-sqlite3';
-import { up as initial } from './001-initial.js';
-import { up as sessionTokens } from './002-session-tokens.js';
-import { up as requestContext } from './003-request-context.js';
-import { up as logSearchAndAlarms } from './004-log-search-and-alarms.js';
-import { up as forwarding } from './005-forwarding.js';
-import { up as runProcesses } from './006-run-processes.js';
-import { up as requestContextsWithoutRowid } from './007-request-contexts-without-rowid.js';
-import { up as postgresLogSearch } from './008-postgres-log-search.js';
-import { up as replicas } from './009-replicas.js';
-import { up as postgresSearchQueue } from './010-postgres-search-queue.js';
+import { schemaVersions } from '../schema-versions.js';
 
 type Migration = (db: Database.Database) => void;
 
 /** Append only: position N is schema version N. Never edit a migration that has shipped. */
-const migrations: readonly Migration[] = [
-  initial,
-  sessionTokens,
-  requestContext,
-  logSearchAndAlarms,
-  forwarding,
-  // 003-007 landed together, before any release: in file-number order, position N is version N.
-  runProcesses,
-  requestContextsWithoutRowid,
-  postgresLogSearch,
-  replicas,
-  postgresSearchQueue,
-];
+// Read from the one list both stores share (schema-versions.ts); its versions are 1…N in order.
+const migrations: readonly Migration[] = schemaVersions.map((version) => version.sqlite);
 
 export function runMigrations(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;

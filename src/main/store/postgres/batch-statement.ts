@@ -49,10 +49,10 @@ const DECIDE = `
       CASE WHEN e.kind = 'accept' AND c.holder <> e.id THEN c.holder END AS duplicate_of
     FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[],
                 $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-                $18::text[], $19::text[], $20::text[])
+                $18::text[], $19::text[], $20::text[], $21::text[])
       WITH ORDINALITY AS e (id, webhook_uid, kind, rejected_as, size, received_at, identity,
                             identity_source, client_address, reason, replay_of, event_type,
-                            method, path, headers, n)
+                            method, path, headers, summary, n)
     LEFT JOIN claims c
       ON e.kind = 'accept' AND c.webhook_uid = e.webhook_uid AND c.identity = e.identity)`;
 
@@ -60,10 +60,11 @@ const DECIDE = `
 const WRITE = `
   logged AS (
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                            client_address, reason, duplicate_of, replay_of, event_type)
+                            client_address, reason, duplicate_of, replay_of, event_type,
+                            summary)
     SELECT id, webhook_uid, label, size, received_at, identity, identity_source, client_address,
            CASE WHEN label = 'Duplicate' THEN NULL ELSE reason END, duplicate_of, replay_of,
-           event_type
+           event_type, CASE WHEN label = 'Accepted' THEN summary END
     FROM entries),
   requests AS (
     INSERT INTO request_contexts (delivery_id, method, path, headers)
@@ -71,11 +72,11 @@ const WRITE = `
   queued AS (
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
     SELECT r.id, r.automation_id, e.id, e.webhook_uid, 'queued', r.input, e.received_at
-    FROM unnest($21::text[], $22::text[], $23::text[], $24::text[])
+    FROM unnest($22::text[], $23::text[], $24::text[], $25::text[])
       AS r (id, automation_id, delivery_id, input)
     JOIN entries e ON e.id = r.delivery_id AND e.label = 'Accepted')`;
 
-const FIRST_PAYLOAD_PARAMETER = 25;
+const FIRST_PAYLOAD_PARAMETER = 26;
 
 /**
  * Bodies as binary parameters (bytea travels byte for byte, no hex text in between), stored for
@@ -146,7 +147,7 @@ function firstClaims(batch: BatchItem[]): IdentityClaim[] {
   return [...claims.values()];
 }
 
-/** $6 … $20 of one item, in the order `entries` unnests them. */
+/** $6 … $21 of one item, in the order `entries` unnests them. */
 function entryColumns(pending: BatchItem): unknown[] {
   const { item } = pending;
   const request = item.request;
@@ -166,6 +167,7 @@ function entryColumns(pending: BatchItem): unknown[] {
     request?.method ?? null,
     request?.path ?? null,
     request ? JSON.stringify(request.headers) : null,
+    pending.kind === 'reject' ? null : (pending.item.summary ?? null),
   ];
 }
 
@@ -176,6 +178,6 @@ export function replayReason(replayOf: string | undefined): string | null {
 
 /** Rows of columns to columns of values: one array parameter per column. */
 function columns(rows: unknown[][]): unknown[][] {
-  const width = rows[0]?.length ?? 15;
+  const width = rows[0]?.length ?? 16;
   return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 }
