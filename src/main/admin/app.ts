@@ -16,6 +16,8 @@ import type { StoreKind } from '../store/store.js';
 
 export const SESSION_COOKIE = 'hookport_session';
 const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
+/** Where a used or unknown login link goes: the sign-in form, with the reason (LoginPage.tsx). */
+export const USED_LOGIN_LINK_TARGET = '/?signin=link-used';
 
 export interface AdminDeps {
   service: ServiceHandlers;
@@ -151,10 +153,9 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
       return;
     }
     if (!holder) {
-      ctx.status = 401;
-      ctx.type = 'text/plain';
-      ctx.body =
-        'This login link is not valid or was already used. Restart `hookport serve` for a fresh link, or sign in with the admin token.';
+      // To the sign-in form, which says in one sentence why the link did not sign in.
+      ctx.status = 303;
+      ctx.redirect(USED_LOGIN_LINK_TARGET);
       return;
     }
     await setSession(ctx, holder);

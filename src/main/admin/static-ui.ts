@@ -1,10 +1,23 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Middleware } from 'koa';
 import { UI_CONTENT_SECURITY_POLICY, resolveUiFile } from '../ui-files.js';
+import { createCompressedAssets, type AssetEncoding } from './compressed-assets.js';
+
+/** The built UI's scripts and styles, compressed as the relay starts rather than on first use. */
+function builtAssets(uiDir: string): string[] {
+  try {
+    const assets = join(uiDir, 'assets');
+    return [join(uiDir, 'index.html'), ...readdirSync(assets).map((name) => join(assets, name))];
+  } catch {
+    return [];
+  }
+}
 
 /** Serves the built React UI on the admin listener. */
 export function staticUi(uiDir: string | null): Middleware {
+  const compressed = createCompressedAssets();
+  if (uiDir !== null) compressed.warm(builtAssets(uiDir));
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/')) {
       await next();
@@ -24,6 +37,17 @@ export function staticUi(uiDir: string | null): Middleware {
     ctx.set('Content-Security-Policy', UI_CONTENT_SECURITY_POLICY);
     ctx.set('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.type = file.contentType;
+    ctx.vary('Accept-Encoding');
+    // Brotli whenever it is taken at all: browsers list it last but it is the smaller one.
+    const encoding = ctx.acceptsEncodings('br') || ctx.acceptsEncodings('gzip', 'identity');
+    if (encoding === 'br' || encoding === 'gzip') {
+      const body = await compressed.get(file.path, encoding satisfies AssetEncoding);
+      if (body) {
+        ctx.set('Content-Encoding', encoding);
+        ctx.body = body;
+        return;
+      }
+    }
     ctx.body = createReadStream(file.path);
   };
 }

@@ -18,12 +18,14 @@ import {
 import { replyError, replyJson } from './reply.js';
 import type { Verification } from './schemes/scheme.js';
 import { checkJsonBody } from './steps/check-json.js';
+import { formBodyReason } from './steps/form-body.js';
 import { deliveryEventType, eventTypeReadsBody } from './steps/event-type.js';
 import { rawHeaderReader } from './steps/header-lines.js';
 import { deliveryIdentity } from './steps/identity.js';
 import { parseJsonBody } from './steps/parse-json.js';
 import { readBody } from './steps/read-body.js';
 import { requestContext } from './steps/request-context.js';
+import { acceptedSummary } from './steps/summary.js';
 
 export type { IngressDeps, RunPlanner } from './ingress-deps.js';
 
@@ -161,7 +163,8 @@ function acceptable(
   const evaluated = deps.hasAutomations(webhook.uid) || eventTypeReadsBody(webhook);
   const parsed = evaluated ? parseJsonBody(body) : checkJsonBody(body);
   if (!parsed.ok) {
-    const reason = parsed.reason;
+    const scheme = webhook.authMode === 'signature' ? webhook.signatureScheme : null;
+    const reason = formBodyReason(req, body, scheme) ?? parsed.reason;
     rejectWithLog(
       attempt,
       400,
@@ -199,5 +202,6 @@ function acceptable(
     eventType,
     // Always present (undefined when unsigned): one object shape for every accepted request.
     signatureKey,
+    summary: acceptedSummary(webhook, eventType, parsed.value),
   };
 }

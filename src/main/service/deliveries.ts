@@ -8,6 +8,7 @@ import { DELIVERY_LABELS } from '../../shared/labels.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
+import { withReadSummaries } from './read-summaries.js';
 import { deliveryJson, iso, isoOrNull } from './to-json.js';
 import { requireFactory } from './webhooks.js';
 
@@ -41,7 +42,8 @@ export function deliveryHandlers(
     }) => {
       await deps.writer.settled();
       // A deleted webhook's log stays readable: automations may still point at it.
-      if (!(await deps.webhooks.get(uid))) throw new ApiError('not_found', `No webhook ${uid}.`);
+      const webhook = await deps.webhooks.get(uid);
+      if (!webhook) throw new ApiError('not_found', `No webhook ${uid}.`);
       if (from !== undefined && to !== undefined && from > to) {
         throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
       }
@@ -49,7 +51,7 @@ export function deliveryHandlers(
       const filter = { labels: wanted, identity, q, eventType, from, to };
       const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
       return {
-        items: page.items.map(deliveryJson),
+        items: (await withReadSummaries(deps, webhook, page.items)).map(deliveryJson),
         nextBefore: page.nextBefore,
         total: await deps.deliveries.count(uid, filter),
       };
@@ -64,8 +66,10 @@ export function deliveryHandlers(
           ? ((await deps.deliveries.payload(id))?.toString('utf8') ?? null)
           : null;
       const request = await deps.deliveries.requestContext(id);
+      const webhook = await deps.webhooks.get(delivery.webhookUid);
+      const [summarized] = await withReadSummaries(deps, webhook, [delivery]);
       return {
-        ...deliveryJson(delivery),
+        ...deliveryJson(summarized ?? delivery),
         payload,
         method: request?.method ?? null,
         path: request?.path ?? null,

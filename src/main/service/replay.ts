@@ -48,6 +48,7 @@ async function prepareReplay(deps: FullServiceDeps, id: string): Promise<Prepare
       replayOf: id,
       request,
       eventType: delivery.eventType,
+      summary: delivery.summary,
     },
   };
 }

@@ -29,6 +29,8 @@ export interface DeliveryRecord {
   replayOf: string | null;
   /** Derived when the delivery was received; null when unknown. */
   eventType: string | null;
+  /** One line about the payload (PRODUCT.md §22); null when none was derived. */
+  summary: string | null;
   runIds: string[];
   /** Brought by a provider link's recovery (links-repo.ts); read only, never written here. */
   recovered?: boolean;
@@ -48,6 +50,7 @@ export interface DeliveryRow {
   duplicate_of: string | null;
   replay_of: string | null;
   event_type: string | null;
+  summary: string | null;
   run_ids: string | null;
   recovered?: number | boolean | null;
 }
@@ -66,6 +69,7 @@ export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   duplicateOf: r.duplicate_of,
   replayOf: r.replay_of,
   eventType: r.event_type,
+  summary: r.summary,
   runIds: r.run_ids ? r.run_ids.split(',') : [],
   ...(r.recovered === undefined ? {} : { recovered: Boolean(r.recovered) }),
 });

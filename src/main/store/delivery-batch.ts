@@ -37,6 +37,8 @@ export interface AcceptItem {
   /** Null where no request was recorded (entries from before request contexts were kept). */
   request: RequestContext | null;
   eventType: string | null;
+  /** One line about the payload (PRODUCT.md §22), where the accept path parsed it; else null. */
+  summary?: string | null;
   /** Replays re-evaluate a stored payload on purpose, so they skip the duplicate check. */
   replayOf?: string;
   /** A hash of the signature when it signs a timestamp: a second dedupe key (signature-claims.ts). */
@@ -116,6 +118,7 @@ export function entryBase(item: AcceptItem) {
     clientAddress: item.clientAddress,
     replayOf: item.replayOf ?? null,
     eventType: item.eventType,
+    summary: item.summary ?? null,
   };
 }
 

@@ -7,7 +7,7 @@ export interface DeliveryPageFilter {
   labels?: readonly DeliveryLabel[] | undefined;
   /** Exactly this identity. */
   identity?: string | undefined;
-  /** A substring (at least 3 characters) of the ID, identity, event type or payload text. */
+  /** A substring (at least 3 characters) of the ID, identity, event type, summary or payload text. */
   q?: string | undefined;
   eventType?: string | undefined;
   /** Received at or after, epoch ms. */
@@ -22,7 +22,7 @@ export const MIN_SEARCH_LENGTH = 3;
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
 /**
- * Rows whose ID, identity, event type or payload holds the text: the index, plus a plain scan of
+ * Rows whose ID, identity, event type, summary or payload holds the text: the index, plus a plain scan of
  * the entries still waiting to be indexed (few: the indexer keeps up between bursts). The scan
  * folds ASCII case only, the index all of Unicode; a non-ASCII word in other case is found once
  * its entry is indexed, a moment later.
@@ -35,6 +35,7 @@ const SEARCH_HITS = `
     LEFT JOIN payloads pp ON pp.delivery_id = pd.id
   WHERE instr(lower(pd.id), @needle) > 0 OR instr(lower(coalesce(pd.identity, '')), @needle) > 0
      OR instr(lower(coalesce(pd.event_type, '')), @needle) > 0
+     OR instr(lower(coalesce(pd.summary, '')), @needle) > 0
      OR instr(lower(CAST(pp.body AS TEXT)), @needle) > 0`;
 
 export interface QueryShape {

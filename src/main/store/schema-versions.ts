@@ -10,6 +10,7 @@ import { up as sqlitePostgresLogSearch } from './migrations/008-postgres-log-sea
 import { up as sqliteReplicas } from './migrations/009-replicas.js';
 import { up as sqlitePostgresSearchQueue } from './migrations/010-postgres-search-queue.js';
 import { up as sqliteProviderLinks } from './migrations/013-provider-links.js';
+import { up as sqliteDeliverySummaries } from './migrations/011-delivery-summaries.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -20,6 +21,7 @@ import { logSearch as postgresLogSearch } from './postgres/migrations/008-log-se
 import { replicas as postgresReplicas } from './postgres/migrations/009-replicas.js';
 import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-search-queue.js';
 import { providerLinks as postgresProviderLinks } from './postgres/migrations/013-provider-links.js';
+import { deliverySummaries as postgresDeliverySummaries } from './postgres/migrations/011-delivery-summaries.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -84,6 +86,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'search-queue',
     sqlite: sqlitePostgresSearchQueue,
     postgres: postgresSearchQueue,
+  },
+  {
+    version: 11,
+    name: 'delivery-summaries',
+    sqlite: sqliteDeliverySummaries,
+    postgres: postgresDeliverySummaries,
   },
   {
     version: 13,

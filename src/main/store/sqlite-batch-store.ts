@@ -52,9 +52,9 @@ export function sqliteBatchCommitter(
     ON CONFLICT (webhook_uid, identity) DO UPDATE SET delivery_id = excluded.delivery_id, accepted_at = excluded.accepted_at`);
   const insertDelivery = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source, client_address,
-                            reason, duplicate_of, replay_of, event_type)
+                            reason, duplicate_of, replay_of, event_type, summary)
     VALUES (@id, @webhookUid, @label, @size, @receivedAt, @identity, @identitySource, @clientAddress,
-            @reason, @duplicateOf, @replayOf, @eventType)`);
+            @reason, @duplicateOf, @replayOf, @eventType, @summary)`);
   const insertRequest = db.prepare(
     'INSERT INTO request_contexts (delivery_id, method, path, headers) VALUES (?, ?, ?, ?)',
   );
@@ -87,6 +87,8 @@ export function sqliteBatchCommitter(
             ...base,
             label: 'Duplicate',
             reason: null,
+            // Metadata only, as for its payload.
+            summary: null,
             duplicateOf: previous.delivery_id,
             runIds: [],
           },
@@ -132,7 +134,12 @@ export function sqliteBatchCommitter(
         committed.push(row);
       } else {
         const { request, ...entry } = pending.item;
-        committed.push(write({ ...entry, duplicateOf: null, replayOf: null, runIds: [] }, request));
+        committed.push(
+          write(
+            { ...entry, duplicateOf: null, replayOf: null, summary: null, runIds: [] },
+            request,
+          ),
+        );
       }
     }
     return { outcomes, committed };

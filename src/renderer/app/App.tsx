@@ -13,6 +13,7 @@ import { LoginPage } from './LoginPage.js';
 import { RelayProvider } from './relay-context.js';
 import { routeHref, useRoute } from './router.js';
 import { StatusLine } from './StatusLine.js';
+import { SignOutButton } from './SignOutButton.js';
 
 const SECTIONS = [
   { id: 'webhooks', title: 'Webhooks' },
@@ -59,6 +60,7 @@ function Shell(): ReactNode {
             </li>
           ))}
         </ul>
+        <SignOutButton />
       </nav>
       <main className="main">
         <Page route={route} />

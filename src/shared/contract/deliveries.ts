@@ -27,6 +27,8 @@ export const deliverySchema = z.object({
   eventType: z.string().nullable(),
   /** Brought by a provider link's recovery (§19): the "Recovered" chip. */
   recovered: z.boolean().optional(),
+  /** One line about the payload (§22): `acme/api #42 opened: Fix retries`; null when none. */
+  summary: z.string().nullable(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

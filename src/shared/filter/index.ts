@@ -25,3 +25,5 @@ export {
   validateHeaderFilter,
 } from './header-filter.js';
 export type { HeaderFilterValidation, HeaderValues } from './header-filter.js';
+export { filterWarnings } from './look-alikes.js';
+export type { FilterWarning } from './look-alikes.js';

@@ -40,7 +40,9 @@ describe('the login link', () => {
     const link = relay.core.loginLink();
     expect((await open(link)).status).toBe(303);
     const again = await open(link);
-    expect(again.status).toBe(401);
+    // To the sign-in form, which says why (the UI reads the query).
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/?signin=link-used');
     expect(sessionCookie(again)).toBeUndefined();
   });
 
@@ -56,12 +58,15 @@ describe('the login link', () => {
       redirect: 'manual',
       headers: { cookie: 'hookport_session=not-a-session' },
     });
-    expect(signedOut.status).toBe(401);
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get('location')).toBe('/?signin=link-used');
+    expect(sessionCookie(signedOut)).toBeUndefined();
   });
 
   it('refuses a made-up code, and accepts the admin token itself', async () => {
     const forged = await open(`${relay.adminUrl}/login?token=hpl_made-up`);
-    expect(forged.status).toBe(401);
+    expect(forged.status).toBe(303);
+    expect(forged.headers.get('location')).toBe('/?signin=link-used');
     expect(sessionCookie(forged)).toBeUndefined();
     expect((await open(`${relay.adminUrl}/login?token=${relay.adminToken}`)).status).toBe(303);
   });

@@ -108,6 +108,7 @@ describe('migration 007: request contexts without a rowid', () => {
       INSERT INTO rc3 SELECT * FROM request_contexts;
       DROP TABLE request_contexts;
       ALTER TABLE rc3 RENAME TO request_contexts;
+      ALTER TABLE deliveries DROP COLUMN summary;
     `);
     db.prepare('DELETE FROM hookport_schema WHERE version >= 7').run();
     db.close();

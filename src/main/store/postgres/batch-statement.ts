@@ -34,7 +34,7 @@ interface IdentityClaim {
  */
 const DECIDE = `
   signatures AS (
-    SELECT * FROM unnest($25::text[], $26::text[], $27::text[], $28::bigint[])
+    SELECT * FROM unnest($26::text[], $27::text[], $28::text[], $29::bigint[])
       WITH ORDINALITY AS s (webhook_uid, identity, delivery_id, accepted_at, n)),
   signature_claims AS (
     INSERT INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at)
@@ -77,10 +77,10 @@ const DECIDE = `
            THEN COALESCE(r.holder, CASE WHEN c.holder <> e.id THEN c.holder END) END AS duplicate_of
     FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[],
                 $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-                $18::text[], $19::text[], $20::text[])
+                $18::text[], $19::text[], $20::text[], $21::text[])
       WITH ORDINALITY AS e (id, webhook_uid, kind, rejected_as, size, received_at, identity,
                             identity_source, client_address, reason, replay_of, event_type,
-                            method, path, headers, n)
+                            method, path, headers, summary, n)
     LEFT JOIN claims c
       ON e.kind = 'accept' AND c.webhook_uid = e.webhook_uid AND c.identity = e.identity
     LEFT JOIN replayed r ON e.kind = 'accept' AND r.delivery_id = e.id)`;
@@ -89,10 +89,11 @@ const DECIDE = `
 const WRITE = `
   logged AS (
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
-                            client_address, reason, duplicate_of, replay_of, event_type)
+                            client_address, reason, duplicate_of, replay_of, event_type,
+                            summary)
     SELECT id, webhook_uid, label, size, received_at, identity, identity_source, client_address,
            CASE WHEN label = 'Duplicate' THEN NULL ELSE reason END, duplicate_of, replay_of,
-           event_type
+           event_type, CASE WHEN label = 'Accepted' THEN summary END
     FROM entries),
   requests AS (
     INSERT INTO request_contexts (delivery_id, method, path, headers)
@@ -100,11 +101,11 @@ const WRITE = `
   queued AS (
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
     SELECT r.id, r.automation_id, e.id, e.webhook_uid, 'queued', r.input, e.received_at
-    FROM unnest($21::text[], $22::text[], $23::text[], $24::text[])
+    FROM unnest($22::text[], $23::text[], $24::text[], $25::text[])
       AS r (id, automation_id, delivery_id, input)
     JOIN entries e ON e.id = r.delivery_id AND e.label = 'Accepted')`;
 
-const FIRST_PAYLOAD_PARAMETER = 29;
+const FIRST_PAYLOAD_PARAMETER = 30;
 
 /**
  * Bodies as binary parameters (bytea travels byte for byte, no hex text in between), stored for
@@ -174,7 +175,7 @@ function firstClaims(batch: BatchItem[]): IdentityClaim[] {
   return claims;
 }
 
-/** $6 … $20 of one item, in the order `entries` unnests them. */
+/** $6 … $21 of one item, in the order `entries` unnests them. */
 function entryColumns(pending: BatchItem): unknown[] {
   const { item } = pending;
   const request = item.request;
@@ -194,6 +195,7 @@ function entryColumns(pending: BatchItem): unknown[] {
     request?.method ?? null,
     request?.path ?? null,
     request ? JSON.stringify(request.headers) : null,
+    pending.kind === 'reject' ? null : (pending.item.summary ?? null),
   ];
 }
 
@@ -204,11 +206,11 @@ export function replayReason(replayOf: string | undefined): string | null {
 
 /** Rows of columns to columns of values: one array parameter per column. */
 function columns(rows: unknown[][]): unknown[][] {
-  const width = rows[0]?.length ?? 15;
+  const width = rows[0]?.length ?? 16;
   return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 }
 
-/** $25 … $28: every signature claim, in batch order (the statement keeps the first of each key). */
+/** $26 … $29: every signature claim, in batch order (the statement keeps the first of each key). */
 function signatureColumns(claims: SignatureClaim[]): unknown[][] {
   return [
     claims.map((c) => c.webhookUid),

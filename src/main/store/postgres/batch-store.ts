@@ -94,7 +94,7 @@ function resultOf(batch: BatchItem[], rows: DecidedRow[]): BatchResult {
   batch.forEach((pending, i) => {
     if (pending.kind === 'reject') {
       const { request: _request, ...entry } = pending.item;
-      committed.push({ ...entry, duplicateOf: null, replayOf: null, runIds: [] });
+      committed.push({ ...entry, duplicateOf: null, replayOf: null, summary: null, runIds: [] });
       return;
     }
     const item = pending.item;
@@ -118,6 +118,7 @@ function resultOf(batch: BatchItem[], rows: DecidedRow[]): BatchResult {
         ...base,
         label: 'Duplicate',
         reason: null,
+        summary: null,
         duplicateOf: holder,
         runIds: [],
       });

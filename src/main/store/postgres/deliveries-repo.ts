@@ -22,7 +22,7 @@ const SELECT_WITH_RUNS = `
 const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
- * Entries whose ID, identity, event type or payload text holds the pattern, case folded on both
+ * Entries whose ID, identity, event type, summary or payload text holds the pattern, case folded on both
  * sides (migration 8). A row is found through the trigram indexes once indexed, and by reading
  * it while still queued (migration 10; few: the indexers keep up between bursts), so an entry is
  * found from its 202 on. Each table's two halves are one OR, which PostgreSQL answers from both
@@ -30,7 +30,9 @@ const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$
  */
 const searchHits = (pattern: string): string => {
   const like = (text: string): string => `${text} LIKE hookport_fold(${pattern})`;
-  const fields = ['s.id', 's.identity', 's.event_type'].map((f) => like(`hookport_fold(${f})`));
+  const fields = ['s.id', 's.identity', 's.event_type', 's.summary'].map((f) =>
+    like(`hookport_fold(${f})`),
+  );
   const payload = like('hookport_payload_text(p.body)');
   return `
   SELECT s.id FROM deliveries s

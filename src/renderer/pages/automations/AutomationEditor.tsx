@@ -5,6 +5,7 @@ import type { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate, routeHref } from '../../app/router.js';
+import { useUnsavedGuard } from './use-unsaved-guard.js';
 import { toApiError } from '../../app/use-call.js';
 import { ConfirmDialog } from '../../components/ConfirmDialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -63,6 +64,18 @@ export function AutomationEditor({
   const readOnly = writeBlock !== null;
   const built = buildDraft(draft);
   const dirty = automation ? isDirty(built, automation) : true;
+  // A new automation counts as edited once anything was typed or picked.
+  const edited = automation
+    ? dirty
+    : draft.name.trim() !== '' ||
+      draft.prompt.trim() !== '' ||
+      draft.triggers.some(
+        (t) => t.webhookIds.length > 0 || t.filterText.trim() !== '' || t.headerText.trim() !== '',
+      );
+  const letLeave = useUnsavedGuard(
+    edited && !readOnly,
+    routeHref('automations', automation?.id ?? 'new'),
+  );
   const activeIndex = Math.min(active, Math.max(0, draft.triggers.length - 1));
   const labels = webhookLabels(webhooks, automation?.webhooks);
   const deletedNote = automation ? deletedWebhookNote(automation, labels) : null;
@@ -104,6 +117,7 @@ export function AutomationEditor({
         toast('success', `Created automation ${created.name}.`);
         setSaves((n) => n + 1);
         onCreated(created);
+        letLeave();
         navigate('automations', created.id);
       }
     } catch (failure) {

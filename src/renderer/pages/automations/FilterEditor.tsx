@@ -89,6 +89,11 @@ export function FilterEditor({
       <p id={errorId} className="error-note filter-error" aria-live="polite">
         {check.ok ? '' : check.message}
       </p>
+      {check.ok && check.warnings && (
+        <p className="warning-note filter-warning" aria-live="polite">
+          {check.warnings.join(' · ')}
+        </p>
+      )}
       <p id={hintId} className="hint">
         <Hint kind={kind} />
       </p>

@@ -9,6 +9,7 @@ import { FilterLab } from './FilterLab.js';
 import { formatTime } from '../../components/format.js';
 import { blockingFilter, toTrigger, type TriggerCheck, type TriggerDraft } from './draft.js';
 import { useDebounced } from './use-debounced.js';
+import { useFormBodyRefusal } from './use-form-body-refusals.js';
 import { useRecentDeliveries } from './use-recent-deliveries.js';
 import { labelOf, type WebhookLabels } from './webhook-names.js';
 
@@ -61,6 +62,7 @@ export function TestFilterPanel({
   const trigger = triggers[active];
   const check = checks[active];
   const recent = useRecentDeliveries(trigger?.webhookIds ?? []);
+  const formBody = useFormBodyRefusal(trigger?.webhookIds ?? []);
   const reason = notReady(trigger, check, active, deliveryId);
   const built = trigger && check ? toTrigger(trigger, check) : null;
   const key = reason === null && built ? JSON.stringify({ trigger: built, deliveryId }) : null;
@@ -119,7 +121,7 @@ export function TestFilterPanel({
           {deliveryId !== '' && !picked && <option value={deliveryId}>{deliveryId}</option>}
           {items.map((d) => (
             <option key={d.id} value={d.id}>
-              {`${d.label} · ${formatTime(d.receivedAt)} · ${labelOf(labels, d.webhookUid)} · ${d.id}`}
+              {`${d.summary ?? d.label} · ${formatTime(d.receivedAt)} · ${labelOf(labels, d.webhookUid)} · ${d.id}`}
             </option>
           ))}
         </select>
@@ -135,6 +137,13 @@ export function TestFilterPanel({
             </>
           )}
         </p>
+        {formBody && (
+          <p className="warning-note form-body-refusal" role="note">
+            The newest refused delivery of {labelOf(labels, formBody.webhookUid)} was not JSON:{' '}
+            {formBody.reason}.{' '}
+            <a href={routeHref('webhooks', formBody.webhookUid, formBody.id)}>Open it</a>
+          </p>
+        )}
       </div>
       <ErrorNote error={recent.error} />
       {reason !== null ? (

@@ -1,4 +1,5 @@
 import {
+  filterWarnings,
   validateFilter,
   validateHeaderFilter,
   type PayloadFilter,
@@ -12,7 +13,12 @@ export interface TextRange {
 }
 
 export type FilterCheck =
-  | { ok: true; filter: PayloadFilter | undefined }
+  | {
+      ok: true;
+      filter: PayloadFilter | undefined;
+      /** Valid, but likely not what was meant (`$gt`): shown, never blocking a save. */
+      warnings?: string[];
+    }
   | { ok: false; message: string; range: TextRange | null };
 
 /** Which filter a text box holds: its paths start with this name. */
@@ -40,7 +46,12 @@ export function checkFilterText(text: string, kind: FilterKind = 'payload'): Fil
   }
   const checked =
     kind === 'payload' ? validateFilter(value, kind) : validateHeaderFilter(value, kind);
-  if (checked.ok) return { ok: true, filter: checked.filter };
+  if (checked.ok) {
+    const warnings = filterWarnings(checked.filter, kind).map((w) => `${w.path}: ${w.message}`);
+    return warnings.length > 0
+      ? { ok: true, filter: checked.filter, warnings }
+      : { ok: true, filter: checked.filter };
+  }
   // JSON.parse keeps the last of duplicate keys, so the last spot with the path is the one meant.
   const spot = scanned.spots.findLast((s) => formatPath(s.path, kind) === checked.path);
   const whole = { start: text.length - text.trimStart().length, end: text.trimEnd().length };

@@ -27,9 +27,9 @@ function RevokeDialog({ token, onClose }: { token: ApiToken; onClose: () => void
         onClose();
       }}
     >
-      <p>Anything using it gets 401 at once.</p>
-      <p className="hint">
-        A browser that already signed in with it keeps its session until it signs out.
+      <p>
+        Anything using it gets 401 at once, and every browser signed in with it is signed out at
+        once (its session ends with the token).
       </p>
     </ConfirmDialog>
   );

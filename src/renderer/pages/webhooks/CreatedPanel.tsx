@@ -3,6 +3,7 @@ import { CopyButton } from '../../components/CopyButton.js';
 import { OneTimeValue, type RevealedValue } from '../../components/OneTimeValue.js';
 import { useRelay } from '../../app/relay-context.js';
 import { sampleCommand } from './sample-command.js';
+import { SetupChecklist } from './SetupChecklist.js';
 import type { Webhook } from './types.js';
 
 /** After Create: the ingress URL and the secret, once, with a line that sends a sample. */
@@ -37,6 +38,7 @@ export function CreatedPanel({
           <code>{'{token}'}</code>.
         </p>
       )}
+      <SetupChecklist webhook={webhook} ingressUrl={ingressUrl} secret={secret} />
       <div className="field-label">
         {signed ? 'Send a signed sample delivery' : 'Send a sample delivery'}
       </div>

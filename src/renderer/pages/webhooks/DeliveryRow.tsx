@@ -3,6 +3,7 @@ import { formatBytes, formatTime, isOverBodyLimit } from '../../components/forma
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { deliveryNote, hasNote } from './delivery-note.js';
 import { EventTypeChip } from './EventTypeChip.js';
+import { SummaryText } from './SummaryText.js';
 import type { Delivery } from './types.js';
 
 /** One log entry as a single focusable line: label, ID, size, time, and why if it was refused. */
@@ -16,6 +17,7 @@ export function DeliveryRow({
   onToggle,
   onArrived,
   onKeyDown,
+  search = '',
 }: {
   delivery: Delivery;
   index: number;
@@ -27,6 +29,8 @@ export function DeliveryRow({
   onToggle: () => void;
   onArrived: () => void;
   onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
+  /** The log's search, marked in the summary where it matches there. */
+  search?: string;
 }): ReactNode {
   const note = deliveryNote(delivery);
   const classes = ['delivery-row'];
@@ -56,13 +60,18 @@ export function DeliveryRow({
       <time className="delivery-time" dateTime={delivery.receivedAt} title={delivery.receivedAt}>
         {formatTime(delivery.receivedAt)}
       </time>
-      <span className="delivery-note" title={note ?? undefined}>
+      <span
+        className="delivery-note"
+        title={[delivery.summary, note].filter((part) => part !== null).join(' — ') || undefined}
+      >
         <EventTypeChip eventType={delivery.eventType} />
         {delivery.recovered && (
           <span className="chip recovered-chip" title="Brought by a provider link's recovery">
             Recovered
           </span>
         )}
+        <SummaryText summary={delivery.summary} search={search} />
+        {delivery.summary !== null && note !== null && ' — '}
         {note}
       </span>
       <span className="delivery-caret" aria-hidden="true">

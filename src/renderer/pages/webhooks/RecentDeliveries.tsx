@@ -265,6 +265,7 @@ export function RecentDeliveries({
                     onToggle={() => toggle(delivery.id)}
                     onArrived={() => log.settle(delivery.id)}
                     onKeyDown={(event) => onRowKey(event, row.index)}
+                    search={filters.q}
                   />
                 </div>
               );

@@ -7,6 +7,7 @@ import { useToast } from '../../components/toasts.js';
 import type { MethodOutput } from '../../../shared/contract/index.js';
 import { CreatedPanel } from './CreatedPanel.js';
 import type { Webhook } from './types.js';
+import { weInventSecret } from './signing-secret-words.js';
 
 /** Rotate secret: confirm (naming who breaks), then the new value, once. */
 export function RotateSecretDialog({
@@ -78,7 +79,9 @@ export function RotateSecretDialog({
           <p id={`${id}-hint`} className="hint">
             {webhook.signatureScheme === 'standard-webhooks'
               ? 'Paste the new secret from the provider, or leave it blank and the relay generates one (whsec_…) for you to give the sender.'
-              : 'Rotate it at the provider first, then paste the new signing secret here. It cannot be blank: only Standard Webhooks can have one generated.'}
+              : weInventSecret(webhook.signatureScheme ?? '')
+                ? 'Type a new secret of your choosing, then give the provider the same value. It cannot be blank.'
+                : 'Rotate it at the provider first, then paste the new signing secret here. It cannot be blank.'}
           </p>
         </div>
       )}

@@ -3,6 +3,7 @@ import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { errorFor, FieldError } from './FieldError.js';
+import { generatedSecret, signingSecretHint, weInventSecret } from './signing-secret-words.js';
 
 export interface SecretDraft {
   source: 'new' | 'existing';
@@ -46,21 +47,26 @@ export function SecretFields({
       {signatureScheme !== null && source === 'new' && (
         <>
           <label htmlFor={`${id}-signing`}>Signing secret</label>
-          <input
-            id={`${id}-signing`}
-            value={draft.signingSecret}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={signatureScheme === 'standard-webhooks' ? 'blank: generate one' : ''}
-            aria-invalid={secretError ? true : undefined}
-            aria-describedby={`${id}-signing-hint ${id}-signing-error`}
-            onChange={(event) => onChange({ signingSecret: event.target.value })}
-          />
+          <div className="input-with-action">
+            <input
+              id={`${id}-signing`}
+              value={draft.signingSecret}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={signatureScheme === 'standard-webhooks' ? 'blank: generate one' : ''}
+              aria-invalid={secretError ? true : undefined}
+              aria-describedby={`${id}-signing-hint ${id}-signing-error`}
+              onChange={(event) => onChange({ signingSecret: event.target.value })}
+            />
+            {weInventSecret(signatureScheme) && (
+              <button type="button" onClick={() => onChange({ signingSecret: generatedSecret() })}>
+                Generate
+              </button>
+            )}
+          </div>
           <FieldError id={`${id}-signing-error`} error={secretError} />
           <p id={`${id}-signing-hint`} className="hint">
-            {signatureScheme === 'standard-webhooks'
-              ? 'Paste the provider’s signing secret, or leave it blank: for Standard Webhooks the relay generates one (whsec_…) for you to give the sender.'
-              : 'Paste the signing secret from the provider’s webhook settings. It cannot be blank: only Standard Webhooks can have one generated.'}
+            {signingSecretHint(signatureScheme)}
           </p>
         </>
       )}

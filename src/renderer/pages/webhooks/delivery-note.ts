@@ -10,4 +10,4 @@ export function deliveryNote(delivery: Delivery): string | null {
 
 /** Whether a row has anything after its time: an event type or a note (a line of its own when narrow). */
 export const hasNote = (delivery: Delivery): boolean =>
-  delivery.eventType !== null || deliveryNote(delivery) !== null;
+  delivery.eventType !== null || delivery.summary !== null || deliveryNote(delivery) !== null;

@@ -1,0 +1,69 @@
+import { readFile, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+export type AssetEncoding = 'br' | 'gzip';
+
+interface Compressed {
+  mtimeMs: number;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** Text assets are worth compressing; images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|map)$/;
+/** Below this the headers cost more than the bytes saved. */
+const MIN_BYTES = 1024;
+
+/**
+ * The UI's text assets compressed once, off the event loop (zlib's thread pool), and kept: each
+ * file is read and compressed on its first request (or `warm`), again only when it changes on
+ * disk (a rebuild while the relay runs). Brotli at its highest quality: done once, so worth it.
+ */
+export function createCompressedAssets() {
+  const cache = new Map<string, Promise<Compressed | null>>();
+
+  const compress = async (path: string, mtimeMs: number): Promise<Compressed | null> => {
+    const raw = await readFile(path);
+    if (raw.length < MIN_BYTES) return null;
+    const [br, gz] = await Promise.all([
+      brotli(raw, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
+      }),
+      gzipped(raw, { level: 9 }),
+    ]);
+    return { mtimeMs, br, gzip: gz };
+  };
+
+  const entry = async (path: string): Promise<Compressed | null> => {
+    if (!COMPRESSIBLE.test(path)) return null;
+    const { mtimeMs } = await stat(path);
+    let cached = cache.get(path);
+    const known = cached ? await cached : undefined;
+    if (!cached || (known && known.mtimeMs !== mtimeMs)) {
+      cached = compress(path, mtimeMs);
+      // A failed read is tried again next time, not remembered.
+      cached.catch(() => cache.delete(path));
+      cache.set(path, cached);
+    }
+    return cached;
+  };
+
+  return {
+    /** The file's bytes in `encoding`, or null when it is served as it is. */
+    async get(path: string, encoding: AssetEncoding): Promise<Buffer | null> {
+      const found = await entry(path);
+      return found ? found[encoding] : null;
+    },
+    /** Compresses these files ahead of their first request; failures wait for that request. */
+    warm(paths: readonly string[]): void {
+      for (const path of paths) entry(path).catch(() => undefined);
+    },
+  };
+}

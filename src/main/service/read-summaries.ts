@@ -1,0 +1,41 @@
+import { parseJsonBody } from '../ingress/steps/parse-json.js';
+import { deliverySummary } from '../ingress/schemes/summaries/index.js';
+import type { DeliveryRecord } from '../store/deliveries-repo.js';
+import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { ServiceDeps } from './deps.js';
+
+/**
+ * Payloads larger than this are not parsed on read for a summary: a page of 50 such entries
+ * would cost the reader more than the line is worth.
+ */
+const READ_SUMMARY_MAX_BYTES = 64 * 1024;
+
+/**
+ * Log entries with a summary (PRODUCT.md §22) where none was stored: the accept path derives one
+ * only from a tree it parsed anyway, so a token webhook that nothing evaluates, and entries from
+ * before summaries were kept, get theirs here from the stored payload. Such a summary is not
+ * searched, but every word of it is in the payload or the event type, which are.
+ */
+export async function withReadSummaries(
+  deps: Pick<ServiceDeps, 'deliveries'>,
+  webhook: Pick<WebhookRecord, 'authMode' | 'signatureScheme'> | null,
+  records: DeliveryRecord[],
+): Promise<DeliveryRecord[]> {
+  const scheme = webhook?.authMode === 'signature' ? webhook.signatureScheme : null;
+  const out: DeliveryRecord[] = [];
+  for (const record of records) {
+    if (
+      record.summary !== null ||
+      record.label !== 'Accepted' ||
+      record.size > READ_SUMMARY_MAX_BYTES
+    ) {
+      out.push(record);
+      continue;
+    }
+    const body = await deps.deliveries.payload(record.id);
+    const parsed = body === null ? null : parseJsonBody(body);
+    const summary = parsed?.ok ? deliverySummary(scheme, record.eventType, parsed.value) : null;
+    out.push(summary === null ? record : { ...record, summary });
+  }
+  return out;
+}

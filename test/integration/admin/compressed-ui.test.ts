@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UI_DIR } from '../../e2e/support/browser.js';
+import { startTestRelay, type TestRelay } from '../../support/relay.js';
+
+/** A GET with exactly these request headers (fetch would add and undo its own Accept-Encoding). */
+function fetchRaw(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject);
+  });
+}
+
+/** The UI's assets travel compressed (`npm run build` first: the built UI is what is served). */
+describe('the UI’s assets', () => {
+  let relay: TestRelay;
+  const script = readdirSync(join(UI_DIR, 'assets')).find((name) => name.endsWith('.js'))!;
+  const raw = readFileSync(join(UI_DIR, 'assets', script));
+  beforeAll(async () => {
+    relay = await startTestRelay({ uiDir: UI_DIR });
+  });
+  afterAll(() => relay.stop());
+
+  it('are sent with brotli or gzip to a browser that takes them, byte for byte the same', async () => {
+    const url = `${relay.adminUrl}/assets/${script}`;
+    const br = await fetchRaw(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.body.length).toBeLessThan(raw.length / 3);
+    expect(brotliDecompressSync(br.body).equals(raw)).toBe(true);
+
+    const gz = await fetchRaw(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(raw)).toBe(true);
+
+    const plain = await fetchRaw(url, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(raw)).toBe(true);
+  });
+
+  it('keep their security and caching headers when compressed', async () => {
+    const page = await fetchRaw(`${relay.adminUrl}/`, { 'accept-encoding': 'br' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const asset = await fetchRaw(`${relay.adminUrl}/assets/${script}`, { 'accept-encoding': 'br' });
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+});
