@@ -17,6 +17,7 @@ import {
   DELIVERIES_PER_MINUTE,
   FAILED_AUTH_BUDGET,
   FAILED_AUTH_WINDOW_MS,
+  UNAUTHENTICATED_PER_WEBHOOK_BUDGET,
   RATE_WINDOW_MS,
   WEBHOOKS_PER_FACTORY,
 } from './ingress/limits.js';
@@ -35,6 +36,7 @@ import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
+import { COMMIT_PROBE_KEY, CommitHealth } from './store/commit-health.js';
 import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
 import { openStore } from './store/open-store.js';
 import { bridgePeers, warnLagging } from './replicas/peer-bridge.js';
@@ -169,13 +171,22 @@ async function startOn(
     now,
   });
   const adminToken = loadAdminToken(config.dataDir, config.adminTokenFromEnv);
+  // The ingress /healthz answers 503 while the store cannot commit (commit-health.ts).
+  const storeHealth = new CommitHealth({
+    probe: () => store.settings.set(COMMIT_PROBE_KEY, now()),
+    now,
+    log,
+  });
   const writer = new DeliveryWriter(
     timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
     {
       maxInFlight: store.batchStore.commitsInFlight,
-      onError: (error) =>
-        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`),
+      onError: (error) => {
+        storeHealth.commitFailed(error);
+        log.error(`[store] a delivery batch failed to commit: ${describeError(error)}`);
+      },
       onCommit: (committed) => {
+        storeHealth.committed();
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
         for (const d of committed) events.emit({ type: 'delivery', delivery: deliveryJson(d) });
@@ -190,6 +201,11 @@ async function startOn(
     RATE_WINDOW_MS,
   );
   const failedAuth = store.rateGate('failed-auth', FAILED_AUTH_BUDGET, FAILED_AUTH_WINDOW_MS);
+  const unauthenticated = store.rateGate(
+    'unauthenticated',
+    UNAUTHENTICATED_PER_WEBHOOK_BUDGET,
+    FAILED_AUTH_WINDOW_MS,
+  );
   const bridge = bridgePeers({
     peers: store.peers,
     events,
@@ -226,8 +242,10 @@ async function startOn(
     hasAutomations: (uid) => automationIndex.selects(uid),
     rateLimiter,
     failedAuth,
+    unauthenticated,
     trustProxy: config.trustProxy ?? false,
     storeKind: store.kind,
+    storeHealth,
     now,
     log,
     refusals,
@@ -340,7 +358,7 @@ async function startOn(
   const timers = [
     setInterval(prune, HOUR_MS),
     setInterval(() => {
-      for (const gate of [rateLimiter, failedAuth]) {
+      for (const gate of [rateLimiter, failedAuth, unauthenticated]) {
         Promise.resolve(gate.sweep(now())).catch((error: unknown) =>
           log.error(`[limits] ${describeError(error)}`),
         );

@@ -24,6 +24,13 @@ export interface PostgresCluster {
   log(): string;
   /** Stops the server (fast shutdown) and deletes the temp dir. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * An outage: `pg_ctl stop -m immediate` (every backend killed at once, no checkpoint, as a
+   * crash), resolved once the server is gone. `restart` brings it back on the same port and data.
+   */
+  crash(): Promise<void>;
+  /** Starts the server again after `crash` (crash recovery replays the WAL); resolves once it answers. */
+  restart(): Promise<void>;
 }
 
 interface RunAs {
@@ -116,30 +123,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       output = '';
-      child = spawn(
-        join(PG_BIN, 'postgres'),
-        [
-          '-D',
-          join(dir, 'data'),
-          '-p',
-          String(port),
-          '-c',
-          'listen_addresses=127.0.0.1',
-          '-c',
-          `unix_socket_directories=${dir}`,
-          '-c',
-          'fsync=on',
-          '-c',
-          'synchronous_commit=on',
-          '-c',
-          'max_connections=200',
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'], ...(runAs ?? {}) },
-      );
-      const started = child;
-      started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      const cluster = makeCluster(dir, port, password, started, () => output, exitHook);
+      const start = (): ChildProcess => {
+        const started = spawnServer(dir, port, runAs);
+        started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+        started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+        return (child = started);
+      };
+      const cluster = makeCluster(dir, port, password, start, () => output, exitHook, runAs);
       if (await cluster.ready()) return cluster;
       // Another process took the port between freePort() and the bind: try another one.
       await cluster.halt();
@@ -154,18 +144,45 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   }
 }
 
+function spawnServer(dir: string, port: number, runAs: RunAs | null): ChildProcess {
+  return spawn(
+    join(PG_BIN, 'postgres'),
+    [
+      '-D',
+      join(dir, 'data'),
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dir}`,
+      '-c',
+      'fsync=on',
+      '-c',
+      'synchronous_commit=on',
+      '-c',
+      'max_connections=200',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], ...(runAs ?? {}) },
+  );
+}
+
 function makeCluster(
   dir: string,
   port: number,
   password: string,
-  child: ChildProcess,
+  start: () => ChildProcess,
   log: () => string,
   exitHook: () => void,
+  runAs: RunAs | null,
 ): PostgresCluster & { ready(): Promise<boolean>; halt(): Promise<void> } {
   const host = '127.0.0.1';
   const urlFor = (database: string): string =>
     `postgres://postgres:${password}@${host}:${port}/${database}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let child = start();
+  const exitOf = (c: ChildProcess): Promise<void> =>
+    new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  let exited = exitOf(child);
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
   let databases = 0;
   let stopped = false;
@@ -177,12 +194,27 @@ function makeCluster(
     clearTimeout(timer);
   };
 
-  return {
+  const cluster = {
     host,
     port,
     dir,
     urlFor,
     log,
+    async crash(): Promise<void> {
+      const out = spawnSync(
+        join(PG_BIN, 'pg_ctl'),
+        ['stop', '-D', join(dir, 'data'), '-m', 'immediate', '-w'],
+        { encoding: 'utf8', ...(runAs ?? {}) },
+      );
+      if (out.status !== 0) throw new Error(`pg_ctl stop failed:\n${out.stdout}\n${out.stderr}`);
+      await exited;
+    },
+    async restart(): Promise<void> {
+      if (running()) throw new Error('restart() is for after crash(): the server still runs');
+      child = start();
+      exited = exitOf(child);
+      if (!(await cluster.ready())) throw new Error(`PostgreSQL did not start again:\n${log()}`);
+    },
     async ready(): Promise<boolean> {
       const deadline = Date.now() + START_TIMEOUT_MS;
       while (running() && Date.now() < deadline) {
@@ -219,4 +251,5 @@ function makeCluster(
       process.off('exit', exitHook);
     },
   };
+  return cluster;
 }

@@ -20,6 +20,12 @@ const MINUTE_MS = 60_000;
 const CHECK_EVERY_MS = 30_000;
 /** Streaks are counted exactly up to here; a longer one still reads "1,000". */
 const STREAK_CAP = 1_000;
+/**
+ * Entries that say nothing about whether senders hold the credential, so neither extend nor end
+ * a streak of auth failures: a 413 is answered before a signature is checked, and a flood of
+ * them must not hide an ongoing auth attack.
+ */
+const SILENT_ON_AUTH: ReadonlySet<string> = new Set(['Rejected (too large)']);
 
 export interface AlarmMonitorDeps {
   alarms: Async<AlarmsRepository>;
@@ -110,8 +116,9 @@ export class AlarmMonitor {
       const touched = new Set<string>();
       for (const delivery of committed) {
         const state = await this.state(delivery.webhookUid);
-        state.streak =
-          delivery.label === 'Rejected (auth)' ? Math.min(STREAK_CAP, state.streak + 1) : 0;
+        if (delivery.label === 'Rejected (auth)')
+          state.streak = Math.min(STREAK_CAP, state.streak + 1);
+        else if (!SILENT_ON_AUTH.has(delivery.label)) state.streak = 0;
         if (delivery.label === 'Accepted') state.lastAcceptedAt = delivery.receivedAt;
         touched.add(delivery.webhookUid);
       }
@@ -166,9 +173,12 @@ export class AlarmMonitor {
       // Another caller may have loaded it meanwhile: the first one loaded counts.
       state = this.states.get(uid);
       if (state) return state;
-      const firstOther = labels.findIndex((label) => label !== 'Rejected (auth)');
+      const firstOther = labels.findIndex(
+        (label) => label !== 'Rejected (auth)' && !SILENT_ON_AUTH.has(label),
+      );
+      const streakEntries = firstOther === -1 ? labels : labels.slice(0, firstOther);
       state = {
-        streak: firstOther === -1 ? labels.length : firstOther,
+        streak: streakEntries.filter((label) => label === 'Rejected (auth)').length,
         lastAcceptedAt,
         calm: false,
       };

@@ -5,6 +5,7 @@ import { describeError } from '../log.js';
 import { describeOutcome, logDelivery } from './delivery-line.js';
 import type { AcceptItem, AcceptOutcome } from '../store/delivery-batch.js';
 import type { Attempt, DeliverySeen, IngressDeps } from './ingress-deps.js';
+import { answerHealth } from './health-check.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import {
   abandon,
@@ -59,19 +60,23 @@ export function createIngressApp(
   return app;
 }
 
-function answerHealthCheck(deps: IngressDeps, req: IncomingMessage, res: Attempt['res']): void {
+function answerHealthCheck(
+  deps: IngressDeps,
+  req: IncomingMessage,
+  res: Attempt['res'],
+): void | Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     noteRefusal(req, deps, 405, 'health check with a method but GET or HEAD', null);
     return replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
   }
-  replyJson(res, 200, { ok: true, store: deps.storeKind });
+  return answerHealth(res, deps.storeKind, deps.storeHealth);
 }
 
 /** PRODUCT §3 steps 3–9: the body with its limit, then the steps over it, then the commit. */
 async function receive(attempt: Attempt): Promise<void> {
   const read = await readBody(attempt.req, MAX_BODY_BYTES);
   if (read.kind === 'aborted') return abandon(attempt);
-  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size);
+  if (read.kind === 'too-large') return rejectTooLarge(attempt, read.size, read.declared);
   const verified = verify(attempt, read.body);
   if (!verified.ok) return rejectAuth(attempt, verified.reason, read.body.length, read.body);
   if (!attempt.rateCounted) {

@@ -3,6 +3,7 @@ import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
+import type { CommitHealth } from '../store/commit-health.js';
 import type { StoreKind } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks-repo.js';
 import type { RefusalTally } from './refusal-tally.js';
@@ -36,10 +37,17 @@ export interface IngressDeps {
   hasAutomations: (webhookUid: string) => boolean;
   /** The 60/min per webhook: in memory on SQLite, shared through the database on PostgreSQL. */
   rateLimiter: RateGate;
-  /** The failed-authentication budget per (webhook, address); shared the same way. */
+  /**
+   * The budget of log entries written before authentication per (webhook, client: an IPv6 /64
+   * as one); shared the same way. Named for the 401s it first counted.
+   */
   failedAuth: RateGate;
+  /** The same entries' budget per webhook, whatever the client: many addresses cannot add up. */
+  unauthenticated: RateGate;
   /** Which store the relay runs on, for the health check. */
   storeKind: StoreKind;
+  /** Whether the store can commit, for the health check (503 while it cannot); absent: 200. */
+  storeHealth?: Pick<CommitHealth, 'check'>;
   trustProxy: boolean;
   now: () => number;
   log: Logger;

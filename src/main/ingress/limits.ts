@@ -4,6 +4,12 @@ export const DELIVERIES_PER_MINUTE = 60;
 export const RATE_WINDOW_MS = 60_000;
 export const FAILED_AUTH_BUDGET = 20;
 export const FAILED_AUTH_WINDOW_MS = 5 * 60_000;
+/**
+ * Log entries written before authentication (401s, 413s on signature webhooks) per webhook in
+ * the same window, whatever the client: at most 1,200 an hour, each with at most 4 KB of headers
+ * (steps/bounded-headers.ts), so under 6 MB an hour of log per webhook however many senders.
+ */
+export const UNAUTHENTICATED_PER_WEBHOOK_BUDGET = 100;
 export const WEBHOOKS_PER_FACTORY = 20;
 export const DEDUPE_WINDOW_MS = 7 * 24 * 60 * 60_000;
 

@@ -8,7 +8,9 @@ import { MAX_BODY_BYTES } from './limits.js';
 import type { RateGate } from './rate-gate.js';
 import type { RefusalStatus } from './refusal-tally.js';
 import { replyError } from './reply.js';
-import { clientAddress } from './steps/client-address.js';
+import { boundedHeaders } from './steps/bounded-headers.js';
+import { budgetKey, clientAddress } from './steps/client-address.js';
+import { declaredLength } from './steps/declared-length.js';
 import { deliveryEventType } from './steps/event-type.js';
 import { rawHeaderReader } from './steps/header-lines.js';
 import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps/identity.js';
@@ -16,36 +18,50 @@ import { requestContext } from './steps/request-context.js';
 
 /** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
 
+/** The declared body size as a log entry keeps it: at most the limit + 1; 0 when none. */
 export function declaredSize(req: IncomingMessage): number {
-  const declared = Number(req.headers['content-length']);
-  return Number.isSafeInteger(declared) ? declared : 0;
+  const declared = declaredLength(req, MAX_BODY_BYTES);
+  if (declared.kind === 'over') return MAX_BODY_BYTES + 1;
+  return declared.kind === 'within' ? declared.bytes : 0;
 }
 
-/**
- * A failed credential is logged until the (webhook, address) budget is spent; then 429, unlogged.
- * One `take` decides and counts, so two replicas sharing the budget cannot both spend its last
- * slot; on PostgreSQL it may be a round trip, hence the Promise.
- */
+/** A failed credential: logged within the unauthenticated budgets; then 429, unlogged. */
 export function rejectAuth(
   attempt: Attempt,
   reason: string,
   size: number,
   body: Buffer | null,
 ): void | Promise<void> {
-  const { deps, webhook, client, receivedAt } = attempt;
-  return afterGate(attempt, deps.failedAuth, `${webhook.uid} ${client}`, receivedAt, (wait) => {
+  return withinUnauthenticatedBudgets(attempt, () => {
     // The body may still be arriving; it is not wanted, so the connection is not kept.
     const close = { Connection: 'close' };
-    if (wait > 0) {
-      return refuseTooMany(
-        attempt,
-        'failed-authentication budget spent',
-        'Too many failed authentication attempts.',
-        wait,
-        close,
-      );
-    }
     rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
+  });
+}
+
+/**
+ * Every log entry written before the sender authenticated (a 401; a 413 on a signature webhook,
+ * whose body was never read) spends a slot of the (webhook, client) budget, the client's IPv6
+ * /64 counting as one, and of the webhook's own budget; past either, 429 and no entry, so an
+ * anonymous flood fills neither the log nor the disk. One `take` decides and counts, so two
+ * replicas sharing a budget cannot both spend its last slot; on PostgreSQL it may be a round
+ * trip, hence the Promise.
+ */
+function withinUnauthenticatedBudgets(attempt: Attempt, write: () => void): void | Promise<void> {
+  const { deps, webhook, client, receivedAt } = attempt;
+  const close = { Connection: 'close' };
+  const clientKey = `${webhook.uid} ${budgetKey(client)}`;
+  return afterGate(attempt, deps.failedAuth, clientKey, receivedAt, (wait) => {
+    if (wait > 0) {
+      const message = 'Too many failed authentication attempts.';
+      return refuseTooMany(attempt, 'failed-authentication budget spent', message, wait, close);
+    }
+    return afterGate(attempt, deps.unauthenticated, webhook.uid, receivedAt, (webhookWait) => {
+      if (webhookWait === 0) return write();
+      const why = 'unauthenticated budget of the webhook spent';
+      const message = 'Too many unauthenticated requests to this webhook.';
+      refuseTooMany(attempt, why, message, webhookWait, close);
+    });
   });
 }
 
@@ -59,7 +75,7 @@ export function afterGate(
   gate: RateGate,
   key: string,
   now: number,
-  then: (wait: number) => void,
+  then: (wait: number) => void | Promise<void>,
 ): void | Promise<void> {
   const wait = gate.take(key, now);
   if (typeof wait === 'number') return then(wait);
@@ -82,17 +98,25 @@ export function unavailable(attempt: Attempt, error: unknown): void {
   );
 }
 
-export function rejectTooLarge(attempt: Attempt, size: number): void {
-  rejectWithLog(
-    attempt,
-    413,
-    'payload_too_large',
-    'Rejected (too large)',
-    `body exceeds ${MAX_BODY_BYTES} bytes`,
-    size,
-    null,
-    { Connection: 'close' },
-  );
+/**
+ * 413. `declared`: the Content-Length as sent, when that was past the limit (the entry's size is
+ * then limit + 1, the declared value kept in its reason). On a signature webhook nobody has
+ * authenticated yet, so it is budgeted as a 401 is.
+ */
+export function rejectTooLarge(
+  attempt: Attempt,
+  size: number,
+  declared?: string,
+): void | Promise<void> {
+  const limit = `body exceeds ${MAX_BODY_BYTES} bytes`;
+  const reason = declared === undefined ? limit : `${limit} (declared Content-Length: ${declared})`;
+  const reject = (): void => {
+    rejectWithLog(attempt, 413, 'payload_too_large', 'Rejected (too large)', reason, size, null, {
+      Connection: 'close',
+    });
+  };
+  if (attempt.webhook.authMode !== 'signature') return reject();
+  return withinUnauthenticatedBudgets(attempt, reject);
 }
 
 export function rejectWithLog(
@@ -108,21 +132,30 @@ export function rejectWithLog(
   const { deps, req, webhook, client, receivedAt } = attempt;
   const id = newDeliveryId(receivedAt);
   const claimed = claimedIdentity(attempt, body);
+  // Whoever sent it is unknown until a credential or signature held: its headers are kept tighter.
+  const anonymous =
+    code === 'unauthorized' || (code === 'payload_too_large' && webhook.authMode === 'signature');
+  const { request, leftOut } = anonymous
+    ? boundedHeaders(requestContext(attempt))
+    : { request: requestContext(attempt), leftOut: 0 };
+  // Past the limit a size says only that: a declared 1e19 fits neither a column nor the contract.
+  const bounded = Math.min(Math.max(0, size), MAX_BODY_BYTES + 1);
+  const kept = leftOut > 0 ? `${reason}; ${leftOut} bytes of headers not kept` : reason;
   deps.writer.reject({
     id,
     webhookUid: webhook.uid,
     receivedAt,
-    size,
+    size: bounded,
     label,
-    reason,
+    reason: kept,
     clientAddress: client,
     identity: claimed?.identity ?? null,
     identitySource: claimed?.source ?? null,
-    request: requestContext(attempt),
+    request,
     // The body of a refused request is never parsed: only a header can name its event here.
     eventType: deliveryEventType(webhook, rawHeaderReader(req), undefined),
   });
-  logDelivery(deps.log, status, label, webhook.uid, id, size, reason, client);
+  logDelivery(deps.log, status, label, webhook.uid, id, bounded, reason, client);
   // Auth failures do not tell the sender which check failed; the operator reads it in the log.
   const message =
     code === 'unauthorized'

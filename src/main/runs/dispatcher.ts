@@ -1,7 +1,7 @@
 import type { ExecutorConfig } from '../../shared/contract/executors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
-import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.js';
+import type { RunRecord, RunsRepository } from '../store/runs-repo.js';
 import type { Async } from '../store/store.js';
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
@@ -9,6 +9,8 @@ import { failed, type ExecutionResult, type RunJob } from './executors/types.js'
 import { stillRunning, stopProcessGroup } from './run-process.js';
 import { INTERRUPTED_BY_CRASH } from './interrupted.js';
 import { LiveOutput } from './live-output.js';
+import type { RetryClock } from './pending-run-writes.js';
+import { InputUnread, RunRecorder } from './run-recorder.js';
 
 /** Record runs are finished in batches of this many per transaction. */
 const RECORD_BATCH = 500;
@@ -18,8 +20,7 @@ const MIN_PUMP_INTERVAL_MS = 50;
 /** What a crash left running whose program was still running at the next start, and was stopped. */
 export const interruptedAndStopped = (group: number): string =>
   `the relay stopped while this run was running; its program (process group ${group}) was still running when the relay started again, and was stopped; it is not re-run automatically (Re-run it by hand)`;
-export const INTERRUPTED_BY_STOP =
-  'the relay was shut down while this run was running; it is not re-run automatically (Re-run it by hand)';
+export { INTERRUPTED_BY_STOP } from './interrupted.js';
 
 export interface DispatcherDeps {
   runs: Async<RunsRepository>;
@@ -29,6 +30,8 @@ export interface DispatcherDeps {
   dataDir: string;
   log: Logger;
   now: () => number;
+  /** Timers of the retries of outcome writes (tests move time by hand). */
+  retryClock?: RetryClock;
 }
 
 /**
@@ -52,7 +55,23 @@ export class RunDispatcher {
     this.deps.events.emit({ type: 'run-output', runId }),
   );
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  private readonly recorder: RunRecorder;
+
+  constructor(private readonly deps: DispatcherDeps) {
+    this.recorder = new RunRecorder({
+      runs: deps.runs,
+      log: deps.log,
+      now: deps.now,
+      clock: deps.retryClock,
+      recorded: (run, status) => this.emit(run, status),
+      requeued: () => this.wake(),
+    });
+  }
+
+  /** Run outcomes waiting in memory for the store to answer. */
+  get unrecorded(): number {
+    return this.recorder.waiting;
+  }
 
   /** What a run still executing has printed so far; null once it finished (or never printed). */
   liveOutput(runId: string): string | null {
@@ -138,6 +157,7 @@ export class RunDispatcher {
     await this.pumped;
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
+    await this.recorder.stop();
   }
 
   /** One look at the queue at a time, so that two never claim past a factory's concurrency. */
@@ -207,7 +227,7 @@ export class RunDispatcher {
     const abort = new AbortController();
     const done = this.perform(run, config, abort.signal)
       .catch((error: unknown) => failed(`the executor failed: ${describeError(error)}`))
-      .then((result) => this.finish(run, config.kind, result, abort.signal.aborted))
+      .then((result) => this.recorder.record(run, config.kind, result, abort.signal.aborted))
       .finally(() => {
         this.live.end(run.id);
         this.inFlight.delete(run.id);
@@ -221,15 +241,23 @@ export class RunDispatcher {
     run: RunRecord,
     config: Exclude<ExecutorConfig, { kind: 'record' }>,
     signal: AbortSignal,
-  ): Promise<ExecutionResult> {
-    const payload = await this.deps.runs.payloadOf(run.deliveryId);
+  ): Promise<ExecutionResult | InputUnread> {
+    let payload: Buffer | null;
+    let eventType: string | null;
+    try {
+      payload = await this.deps.runs.payloadOf(run.deliveryId);
+      eventType = await this.deps.runs.eventTypeOf(run.deliveryId);
+    } catch (error) {
+      return new InputUnread(error);
+    }
+    this.recorder.inputRead(run.id);
     if (!payload) return failed(`the payload of ${run.deliveryId} is no longer stored`);
     const job: RunJob = {
       runId: run.id,
       automationId: run.automationId,
       deliveryId: run.deliveryId,
       webhookUid: run.webhookUid,
-      eventType: await this.deps.runs.eventTypeOf(run.deliveryId),
+      eventType,
       input: run.input,
       payload,
       signal,
@@ -245,28 +273,6 @@ export class RunDispatcher {
     return config.kind === 'command'
       ? executeCommand(config, this.deps.dataDir, job)
       : executeHttp(config, job);
-  }
-
-  private async finish(
-    run: RunRecord,
-    kind: string,
-    result: ExecutionResult,
-    stopped: boolean,
-  ): Promise<void> {
-    const outcome: RunOutcome = stopped
-      ? { ...result, status: 'interrupted', error: INTERRUPTED_BY_STOP }
-      : result;
-    try {
-      await this.deps.runs.finish(run.id, outcome, this.deps.now());
-    } catch (error) {
-      // The database closed under us (a crash-stop): the run stays running and is interrupted at start.
-      this.deps.log.error(`[runs] could not record how ${run.id} ended: ${describeError(error)}`);
-      return;
-    }
-    const seconds = ((this.deps.now() - (run.startedAt ?? this.deps.now())) / 1000).toFixed(1);
-    const why = outcome.error ? `: ${outcome.error}` : '';
-    this.deps.log.info(`[runs] ${run.id} ${outcome.status} (${kind}, ${seconds} s)${why}`);
-    this.emit(run, outcome.status);
   }
 
   private emit(

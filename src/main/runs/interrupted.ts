@@ -9,3 +9,5 @@ export const INTERRUPTED_BY_LOST_RELAY =
 /** A run whose lease ended, whose program still ran on the machine of the relay that found it. */
 export const lostRelayProgramStopped = (group: number): string =>
   `the relay running this run stopped (its lease ended); its program (process group ${group}) was still running on this machine and was stopped; it is not re-run automatically (Re-run it by hand)`;
+export const INTERRUPTED_BY_STOP =
+  'the relay was shut down while this run was running; it is not re-run automatically (Re-run it by hand)';

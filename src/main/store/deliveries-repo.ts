@@ -3,6 +3,7 @@ import type { DeliveryLabel } from '../../shared/labels.js';
 import type { Db } from './db.js';
 import type { RequestContext } from './delivery-batch.js';
 import { idFloor } from '../../shared/delivery-ids.js';
+import { shownSize } from './item-bounds.js';
 import {
   queryParams,
   shapeKey,
@@ -53,7 +54,7 @@ export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   id: r.id,
   webhookUid: r.webhook_uid,
   label: r.label,
-  size: r.size,
+  size: shownSize(r.size),
   receivedAt: r.received_at,
   identity: r.identity,
   identitySource: r.identity_source,

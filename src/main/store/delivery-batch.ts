@@ -70,17 +70,29 @@ export type CommittedDelivery = DeliveryRecord;
 export type BatchItem =
   { kind: 'accept'; item: AcceptItem } | { kind: 'reject'; item: RejectionItem };
 
+/** An item no transaction could write, while the rest of its batch was written without it. */
+export interface ItemFailure {
+  /** Its place in the batch. */
+  index: number;
+  id: string;
+  /** What the store said, for the relay's own log. */
+  message: string;
+}
+
 export interface BatchResult {
-  /** One per `accept` item, in batch order. */
+  /** One per `accept` item written, in batch order (a failed item has none). */
   outcomes: AcceptOutcome[];
-  /** One per item, in batch order. */
+  /** One per item written, in batch order. */
   committed: CommittedDelivery[];
+  /** The items that failed alone (see `oneByOne`); absent when every item was written. */
+  failed?: ItemFailure[];
 }
 
 export interface DeliveryBatchStore {
   /**
    * Writes the whole batch in one transaction: every delivery row, payload, dedupe key and run.
-   * Resolves only once that transaction is durable; rejects if nothing of it was written.
+   * Resolves only once that transaction is durable; rejects if nothing of it was written. A
+   * store may instead answer with some items `failed`: one bad item never fails the others.
    */
   commit(batch: BatchItem[]): Promise<BatchResult>;
   /**
@@ -127,4 +139,53 @@ export function afterEachCommit(
       });
     },
   };
+}
+
+/** One item's own commit: its result, or why it failed. */
+type Alone = BatchResult | { error: unknown };
+
+/**
+ * The batch written one item per transaction, after its one transaction failed: an item the
+ * store refuses (a value no column takes) then fails alone, and every other is written, in batch
+ * order (so identities are decided as they would have been). `commitOne` writes a batch of one.
+ */
+export async function oneByOne(
+  batch: BatchItem[],
+  commitOne: (pending: BatchItem) => Promise<BatchResult>,
+): Promise<BatchResult> {
+  const each: Alone[] = [];
+  for (const pending of batch)
+    each.push(await commitOne(pending).catch((error: unknown) => ({ error })));
+  return merged(batch, each);
+}
+
+/** `oneByOne` for a store whose transactions are synchronous (SQLite, on its thread). */
+export function oneByOneNow(
+  batch: BatchItem[],
+  commitOne: (pending: BatchItem) => BatchResult,
+): BatchResult {
+  return merged(
+    batch,
+    batch.map((pending): Alone => {
+      try {
+        return commitOne(pending);
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+}
+
+function merged(batch: BatchItem[], each: Alone[]): BatchResult {
+  const result: Required<BatchResult> = { outcomes: [], committed: [], failed: [] };
+  each.forEach((alone, index) => {
+    if ('error' in alone) {
+      const message = alone.error instanceof Error ? alone.error.message : String(alone.error);
+      result.failed.push({ index, id: batch[index]!.item.id, message });
+      return;
+    }
+    result.outcomes.push(...alone.outcomes);
+    result.committed.push(...alone.committed);
+  });
+  return result;
 }

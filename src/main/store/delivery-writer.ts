@@ -7,6 +7,7 @@ import type {
   DeliveryBatchStore,
   RejectionItem,
 } from './delivery-batch.js';
+import { itemProblem } from './item-bounds.js';
 
 interface Flight {
   lastSeq: number;
@@ -58,8 +59,13 @@ export class DeliveryWriter {
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 1);
   }
 
-  /** Resolves only after the transaction holding this delivery has committed durably. */
+  /**
+   * Resolves only after the transaction holding this delivery has committed durably. An item with
+   * a value the store would refuse is refused here, before it can share a batch with others.
+   */
   accept(item: AcceptItem): Promise<AcceptOutcome> {
+    const problem = itemProblem({ kind: 'accept', item });
+    if (problem) return Promise.reject(this.refused(item.id, problem));
     return new Promise((resolve, reject) => {
       this.queue.push({ seq: ++this.queued, kind: 'accept', item, answer: { resolve, reject } });
       this.schedule();
@@ -68,6 +74,8 @@ export class DeliveryWriter {
 
   /** Rejections carry no promise to the sender, so they ride the next batch. */
   reject(item: RejectionItem): void {
+    const problem = itemProblem({ kind: 'reject', item });
+    if (problem) return void this.refused(item.id, problem);
     this.queue.push({ seq: ++this.queued, kind: 'reject', item });
     this.schedule();
   }
@@ -116,7 +124,7 @@ export class DeliveryWriter {
     }
     // Only the answers wait for the commit: the items (bodies of up to 256 KB) are the store's
     // now, and let go of here, so that they do not outlive young-generation collections.
-    const waiting = batch.flatMap((p) => (p.kind === 'accept' ? [p.answer] : []));
+    const waiting = batch.map((p) => (p.kind === 'accept' ? p.answer : null));
     committed.then(
       (result) => this.settle(waiting, flight, result),
       (error: unknown) => this.fail(waiting, flight, error),
@@ -124,16 +132,36 @@ export class DeliveryWriter {
     if (this.queue.length > 0) this.schedule();
   }
 
-  private settle(waiting: Answer[], flight: Flight, result: BatchResult): void {
-    for (const [i, answer] of waiting.entries()) answer.resolve(result.outcomes[i]!);
+  /** `waiting`: each item's answer, in batch order (null for a rejection: nobody waits). */
+  private settle(waiting: Array<Answer | null>, flight: Flight, result: BatchResult): void {
+    const failed = new Map(result.failed?.map((f) => [f.index, f]));
+    let next = 0;
+    for (const [index, answer] of waiting.entries()) {
+      const failure = failed.get(index);
+      if (failure) {
+        const error = new Error(
+          `delivery ${failure.id} could not be written (the rest of its batch was): ${failure.message}`,
+        );
+        this.options.onError(error);
+        answer?.reject(error);
+      } else if (answer) {
+        answer.resolve(result.outcomes[next++]!);
+      }
+    }
     this.afterCommit(flight);
     this.options.onCommit(result.committed);
   }
 
-  private fail(waiting: Answer[], flight: Flight, error: unknown): void {
+  private fail(waiting: Array<Answer | null>, flight: Flight, error: unknown): void {
     this.options.onError(error);
-    for (const answer of waiting) answer.reject(error);
+    for (const answer of waiting) answer?.reject(error);
     this.afterCommit(flight);
+  }
+
+  private refused(id: string, problem: string): Error {
+    const error = new Error(`delivery ${id} was not queued: ${problem}`);
+    this.options.onError(error);
+    return error;
   }
 
   private afterCommit(flight: Flight): void {

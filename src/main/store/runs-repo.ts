@@ -172,6 +172,10 @@ export function createRunsRepository(db: Db) {
       SELECT r.id FROM runs r JOIN automations a ON a.id = r.automation_id
       WHERE r.status = 'queued' AND a.factory_id = @factoryId ORDER BY r.id LIMIT @limit)
     RETURNING id, automation_id, delivery_id`);
+  const requeue = db.prepare(`
+    UPDATE runs SET status = 'queued', started_at = NULL, process_group = NULL,
+                    process_started = NULL
+    WHERE id = ? AND status = 'running'`);
   const runningIds = db.prepare<[], RunRow>(`${SELECT} WHERE r.status = 'running'`);
   const interrupt = db.prepare(`
     UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`);
@@ -251,6 +255,15 @@ export function createRunsRepository(db: Db) {
     finish: (id: string, outcome: RunOutcome, now: number): void => {
       finish.run({ id, finishedAt: now, ...outcome, httpStatus: outcome.httpStatus ?? null });
     },
+    /** A claimed run whose input could not be read: back to the queue, as if never claimed. */
+    requeue: (id: string): void => {
+      requeue.run(id);
+    },
+    /**
+     * This relay gives up on recording a run it claimed. SQLite has no leases: the run stays
+     * `running` until the next start marks it interrupted.
+     */
+    letGo: (_id: string): void => undefined,
     /**
      * At start: whatever was running when the relay died is interrupted, never resumed; each
      * with the reason `reasonOf` gives (which may first deal with a program left running).

@@ -29,21 +29,15 @@ export interface SchemaVersion {
 }
 
 /**
- * Every schema version, in file-number order, for both stores: `version` is the number of the
- * migration files (`migrations/NNN-…` and `postgres/migrations/NNN-…`). Append only; never edit
- * a version that has shipped.
+ * Every schema version, in file-number order, for both stores: the one list of migrations.
+ * `version` is the number of the migration files (`migrations/NNN-…` and
+ * `postgres/migrations/NNN-…`). Append only; never edit a version that has shipped.
  *
- * PostgreSQL records each version it applied (`hookport_schema`), so a number that lands after a
- * higher one (004, search and alarms, landed after 005) is still applied when it arrives. SQLite
- * counts applied steps in `user_version` instead, by position in `migrations/index.ts`; there an
- * inserted 004 would shift 005 and run it twice on a database that has it. In the wiring phase
- * `migrations/index.ts` reads this list and SQLite records versions as PostgreSQL does.
- *
- * A new version: add the SQLite file to `migrations/` as today, the PostgreSQL step under the
- * same number in `postgres/migrations/`, and its row here. A change one store does not need
- * (FTS5 search has a PostgreSQL equivalent of its own; a PostgreSQL-only lease column) gets an
- * empty step on the other side, so that the numbers stay aligned. Until the wiring phase a test
- * checks that both lists hold the same versions.
+ * Both stores record each version they applied (`hookport_schema`), so a number that lands after
+ * a higher one is still applied when it arrives. A new version: its SQLite file in `migrations/`,
+ * its PostgreSQL step under the same number in `postgres/migrations/`, and its row here. A change
+ * one store does not need gets an empty step on the other side (`''`, or a function that does
+ * nothing), so the numbers stay aligned.
  */
 export const schemaVersions: readonly SchemaVersion[] = [
   { version: 1, name: 'initial', sqlite: sqliteInitial, postgres: postgresInitial },

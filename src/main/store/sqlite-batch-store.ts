@@ -7,7 +7,7 @@ import type {
   DeliveryBatchStore,
   RequestContext,
 } from './delivery-batch.js';
-import { entryBase } from './delivery-batch.js';
+import { entryBase, oneByOneNow } from './delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
 import { signatureClaim } from './signature-claims.js';
 
@@ -21,7 +21,11 @@ export function createSqliteBatchStore(db: Db, options: BatchStoreOptions): Deli
   return { commit: (batch) => Promise.resolve(commitBatch(batch)) };
 }
 
-/** The transaction itself, synchronous; usable wherever the database handle lives. */
+/**
+ * The transaction itself, synchronous; usable wherever the database handle lives. A batch whose
+ * transaction fails is written again one item per transaction, so that only the item SQLite
+ * refuses fails (`BatchResult.failed`); a batch of one fails as it is.
+ */
 export function sqliteBatchCommitter(
   db: Db,
   options: BatchStoreOptions,
@@ -104,7 +108,7 @@ export function sqliteBatchCommitter(
     return { outcome: { label: 'Accepted', deliveryId: item.id, runIds }, row };
   };
 
-  return db.transaction((batch: BatchItem[]): BatchResult => {
+  const writeAll = db.transaction((batch: BatchItem[]): BatchResult => {
     const outcomes: AcceptOutcome[] = [];
     const committed: DeliveryRecord[] = [];
     for (const pending of batch) {
@@ -119,4 +123,12 @@ export function sqliteBatchCommitter(
     }
     return { outcomes, committed };
   });
+  return (batch) => {
+    try {
+      return writeAll(batch);
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      return oneByOneNow(batch, (pending) => writeAll([pending]));
+    }
+  };
 }

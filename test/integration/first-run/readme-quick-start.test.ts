@@ -11,14 +11,20 @@ import { waitFor } from '../../support/wait.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** README's quick start command: the first `sh` block under "## Quick start". */
-function quickStart(): string {
+/** The last line of the first `sh` block under README's `heading`: the command a newcomer runs. */
+function readmeCommand(heading: string): string {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Quick start'));
-  const block = /```sh\n([^\n]+)\n```/.exec(section);
-  if (!block) throw new Error('README has no quick start command');
-  return block[1]!;
+  const section = readme.slice(readme.indexOf(heading));
+  const block = /```sh\n([^`]+)\n```/.exec(section);
+  if (!block) throw new Error(`README has no command under ${heading}`);
+  return block[1]!
+    .split('\n')
+    .at(-1)!
+    .replace(/\s+#.*$/, '');
 }
+
+/** One small suite: the whole of it would run this test again. */
+const ONE_SUITE = 'test/unit/shared/curl-command.test.ts';
 
 /** A 127.0.0.1 port nothing listens on: a download pointed there fails at once. */
 async function closedPort(): Promise<number> {
@@ -30,9 +36,10 @@ async function closedPort(): Promise<number> {
 }
 
 /**
- * Issue 15: a newcomer's first commands on a machine that cannot reach Electron's binary
- * download (its mirror is a closed 127.0.0.1 port): a clean clone, README's quick start as
- * written, a relay that answers /healthz, and the UI's sample `hookport send` line pasted into a
+ * A newcomer's first commands on a machine that cannot reach Electron's binary download (its
+ * mirror is a closed 127.0.0.1 port): a clean clone, README's quick start as written (npm leaves
+ * Electron out), README's test command as written (its lint and type check still see Electron's
+ * types), a relay that answers /healthz, and the UI's sample `hookport send` line pasted into a
  * shell in another directory. npm installs from its cache only and the SQLite driver compiles
  * from source, so nothing here leaves 127.0.0.1; CI's own `npm ci` fills that cache. This is the
  * suite's slowest test (2–3 minutes, most of it compiling better-sqlite3).
@@ -50,7 +57,7 @@ describe("README's quick start in a clean clone, without GitHub's downloads", ()
 
   it(
     'installs, starts a relay that answers, and the sample hookport send delivers',
-    { timeout: 600_000 },
+    { timeout: 900_000 },
     async () => {
       const clone = join(work, 'hookport');
       const cloned = spawnSync('git', ['clone', '--quiet', REPO, clone], { encoding: 'utf8' });
@@ -73,11 +80,22 @@ describe("README's quick start in a clean clone, without GitHub's downloads", ()
       };
 
       // README's command, as written; only the relay's ports are free ones, not 8787/8788.
-      const [install, start, ...rest] = quickStart().split(' && ');
+      const [install, start, ...rest] = readmeCommand('## Quick start').split(' && ');
       expect([install, start, rest]).toEqual(['npm ci', 'npm start', []]);
       const installed = spawnSync('sh', ['-c', install!], { cwd: clone, env, encoding: 'utf8' });
       expect(installed.status, installed.stdout + installed.stderr).toBe(0);
       expect(installed.stdout).toContain('Hookport: Electron did not install');
+
+      // README's test command as written (lint, type check, build, then Vitest), on one suite.
+      const testCommand = readmeCommand('## Tests');
+      expect(testCommand).toBe('npm test');
+      const tested = spawnSync('sh', ['-c', `${testCommand} -- ${ONE_SUITE}`], {
+        cwd: clone,
+        env,
+        encoding: 'utf8',
+      });
+      expect(tested.status, tested.stdout + tested.stderr).toBe(0);
+      expect(tested.stdout).toMatch(/Tests\s+\S*\d+ passed/);
 
       let output = '';
       // A process group of its own (npm, its shell, the relay), stopped as a terminal's Ctrl-C would.

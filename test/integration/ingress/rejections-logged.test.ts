@@ -94,7 +94,12 @@ describe.each(storeKinds)('a rejected delivery (%s)', (storeKind) => {
     expect(sent.body.error?.code).toBe('payload_too_large');
 
     const [entry] = await waitForDeliveries(relay, webhook.uid, 1);
-    expect(entry).toMatchObject({ label: 'Rejected (too large)', size: raw.length });
+    // Past the limit a size is stored as limit + 1, the declared length kept in the reason.
+    expect(entry).toMatchObject({
+      label: 'Rejected (too large)',
+      size: 262_145,
+      reason: `body exceeds 262144 bytes (declared Content-Length: ${raw.length})`,
+    });
     expect((await getDelivery(relay, entry!.id)).payload).toBeNull();
   });
 });

@@ -194,28 +194,52 @@ describe('PostgresBatchStore', () => {
     ]);
   });
 
-  it('writes nothing of a batch in which one item fails, and accepts its good items later', async () => {
+  it('writes every item of a failed batch but the one the database refuses, which fails alone', async () => {
     const { pool } = await postgres.database();
     const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
     const earlier = acceptItem('earlier');
     await store.commit([accept(earlier)]);
     const good = acceptItem('good');
     const refused = rejection('bad signature');
-    // The same delivery ID twice: the primary key refuses the row, and with it the transaction.
+    // The same delivery ID twice: the primary key refuses the row, and with it the statement.
     const clash = acceptItem('clash', { id: earlier.id });
+    // Issue 24: a declared 1e19 bytes is out of range for bigint.
+    const absurd: RejectionItem = { ...rejection('too large'), size: 1e19 };
+    const later = acceptItem('later');
 
-    await expect(
-      store.commit([accept(good), { kind: 'reject', item: refused }, accept(clash)]),
-    ).rejects.toThrow(/unique constraint "(deliveries|payloads)_pkey"/);
+    const result = await store.commit([
+      accept(good),
+      { kind: 'reject', item: refused },
+      accept(clash),
+      { kind: 'reject', item: absurd },
+      accept(later),
+    ]);
+    expect(result.failed?.map((f) => [f.index, f.id])).toEqual([
+      [2, clash.id],
+      [3, absurd.id],
+    ]);
+    expect(result.failed?.[0]?.message).toMatch(/unique constraint/);
+    expect(result.failed?.[1]?.message).toMatch(/out of range/);
+    expect(result.outcomes.map((o) => [o.label, o.deliveryId])).toEqual([
+      ['Accepted', good.id],
+      ['Accepted', later.id],
+    ]);
+    expect(result.committed.map((d) => d.id)).toEqual([good.id, refused.id, later.id]);
 
     const count = async (table: string): Promise<number> =>
       (await rows<{ n: number }>(pool, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
-    expect(await count('deliveries')).toBe(1);
-    expect(await count('payloads')).toBe(1);
-    expect(await count('dedupe_keys')).toBe(1);
-    expect(await count('runs')).toBe(1);
-    const retried = await store.commit([accept(good)]);
-    expect(retried.outcomes[0]!.label).toBe('Accepted');
+    expect(await count('deliveries')).toBe(4);
+    expect(await count('payloads')).toBe(3);
+    expect(await count('runs')).toBe(3);
+  });
+
+  it('fails a batch of one as it is, with the server’s error', async () => {
+    const { pool } = await postgres.database();
+    const store = createPostgresBatchStore(pool, { dedupeWindowMs: WINDOW_MS });
+    const absurd: RejectionItem = { ...rejection('too large'), size: 1e19 };
+    await expect(store.commit([{ kind: 'reject', item: absurd }])).rejects.toMatchObject({
+      code: '22003',
+    });
   });
 
   it('refuses a batch larger than one statement can carry, writing nothing, with a clear error', async () => {

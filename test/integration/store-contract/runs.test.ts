@@ -249,6 +249,28 @@ describe.each(stores)('runs on $kind', (store) => {
       finishedAt: T0 + 50,
     });
   });
+
+  it('puts a claimed run whose input could not be read back in the queue, to be claimed again', async () => {
+    T0 = freshEpoch();
+    const db = await store.open();
+    const [runId] = await seedRuns(db, 1);
+    const { runs } = db.repository(makers(60_000));
+    expect(ids(await runs.claim('default', 1, T0))).toContain(runId);
+    await runs.recordProcess(runId!, { group: 4242, started: 'Mon Jan  1 00:00:00 2026' });
+
+    await runs.requeue(runId!);
+    expect(await runs.get(runId!)).toMatchObject({
+      status: 'queued',
+      startedAt: null,
+      finishedAt: null,
+      process: null,
+    });
+    const again = await runs.claim('default', 10, T0 + 10);
+    expect(again.find((r) => r.id === runId)).toMatchObject({
+      status: 'running',
+      startedAt: T0 + 10,
+    });
+  });
 });
 
 describe('runs across replicas on PostgreSQL', () => {
@@ -294,6 +316,27 @@ describe('runs across replicas on PostgreSQL', () => {
     await waitFor(() => lost.length > 0, 'the replica to learn it lost the run');
     expect(lost).toEqual([runId]);
     live.leases!.stop();
+  });
+
+  it('a replica’s own sweep leaves a run whose outcome waits through an outage; once let go, it ends interrupted', async () => {
+    T0 = freshEpoch();
+    const db = await postgres.open();
+    const [waiting, givenUp] = await seedRuns(db, 1);
+    // Nothing renews these leases: as in an outage, they lapse.
+    const { runs } = db.repository(makers(100));
+    expect(ids(await runs.claim('default', 2, T0)).sort()).toEqual([waiting, givenUp].sort());
+    await runs.letGo(givenUp!);
+
+    const ended = await waitFor(async () => {
+      const found = await runs.interruptRunning(() => INTERRUPTED_BY_CRASH, T0 + 50);
+      return found.length > 0 ? found : null;
+    }, 'the let-go run’s lease to end');
+    expect(ids(ended)).toEqual([givenUp]);
+    expect(await runs.interruptRunning(() => INTERRUPTED_BY_CRASH, T0 + 60)).toEqual([]);
+
+    // The store is back: the outcome that waited is written, lease lapsed or not.
+    await runs.finish(waiting!, SUCCEEDED, T0 + 70);
+    expect(await runs.get(waiting!)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 });
 

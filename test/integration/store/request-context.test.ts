@@ -3,7 +3,6 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { waitFor } from '../../support/wait.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
@@ -102,7 +101,6 @@ describe('migration 007: request contexts without a rowid', () => {
     await relay.core.stop();
 
     // Put the file back as it was before migration 007: a rowid table, the steps before it applied.
-    const before = schemaVersions.findIndex((v) => v.version === 7);
     const db = new Database(join(dataDir, 'hookport.sqlite'));
     db.exec(`
       CREATE TABLE rc3 (delivery_id TEXT PRIMARY KEY, method TEXT NOT NULL, path TEXT NOT NULL,
@@ -111,7 +109,7 @@ describe('migration 007: request contexts without a rowid', () => {
       DROP TABLE request_contexts;
       ALTER TABLE rc3 RENAME TO request_contexts;
     `);
-    db.pragma(`user_version = ${before}`);
+    db.prepare('DELETE FROM hookport_schema WHERE version >= 7').run();
     db.close();
 
     relay = await startTestRelay({ dataDir });

@@ -6,7 +6,11 @@ import { MAX_BODY_BYTES } from '../../../src/shared/limits.js';
 import type { Logger } from '../../../src/main/log.js';
 import { openDatabase, type Db } from '../../../src/main/store/db.js';
 import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
-import type { AcceptItem, BatchItem } from '../../../src/main/store/delivery-batch.js';
+import type {
+  AcceptItem,
+  BatchItem,
+  RejectionItem,
+} from '../../../src/main/store/delivery-batch.js';
 import { SqliteWriterThread } from '../../../src/main/store/sqlite-writer-thread.js';
 import { tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
@@ -32,6 +36,20 @@ const accept = (id: string, identity: string, body: Buffer): BatchItem => ({
     },
     eventType: 'push',
   } satisfies AcceptItem,
+});
+
+const rejected = (id: string): RejectionItem => ({
+  id,
+  webhookUid: 'wh_writerthreadtest000000000',
+  receivedAt: Date.now(),
+  size: 2,
+  label: 'Rejected (too large)',
+  reason: 'body exceeds 262144 bytes',
+  clientAddress: '127.0.0.1',
+  identity: null,
+  identitySource: null,
+  request: { method: 'POST', path: '/webhooks/w/wh_writerthreadtest000000000', headers: [] },
+  eventType: null,
 });
 
 /**
@@ -118,12 +136,32 @@ describe('the SQLite writer thread', () => {
     expect(result.committed[0]).toMatchObject({ eventType: 'push' });
   });
 
-  it('writes nothing of a batch that fails, and says why with SQLite’s code', async () => {
-    const failing = thread!.commit([
+  it('writes a failed batch again item by item, so that only the item SQLite refuses fails', async () => {
+    const result = await thread!.commit([
       accept('dlv_same', 'one', Buffer.from('1')),
       accept('dlv_same', 'two', Buffer.from('2')),
+      {
+        kind: 'reject',
+        // Issue 24: a declared 1e19 bytes, which a STRICT INTEGER column refuses.
+        item: { ...rejected('dlv_absurd'), size: 1e19 },
+      },
+      accept('dlv_next', 'three', Buffer.from('3')),
     ]);
-    await expect(failing).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    expect(result.failed?.map((f) => [f.index, f.id])).toEqual([
+      [1, 'dlv_same'],
+      [2, 'dlv_absurd'],
+    ]);
+    expect(result.failed?.[0]?.message).toMatch(/UNIQUE/);
+    expect(result.failed?.[1]?.message).toMatch(/cannot store REAL/);
+    expect(result.outcomes.map((o) => o.deliveryId)).toEqual(['dlv_same', 'dlv_next']);
+    expect(labels()).toEqual(['Accepted', 'Accepted']);
+  });
+
+  it('writes nothing of a batch of one that fails, and says why with SQLite’s code', async () => {
+    const failing = thread!.commit([
+      { kind: 'reject', item: { ...rejected('dlv_x'), size: 1e19 } },
+    ]);
+    await expect(failing).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_DATATYPE' });
     expect(labels()).toEqual([]);
     // The thread lives on for the next batch.
     await thread!.commit([accept('dlv_next', 'three', Buffer.from('3'))]);

@@ -82,6 +82,65 @@ describe('DeliveryWriter (group commit over a batch store)', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('fails only the item its store could not write; the rest of the batch is answered', async () => {
+    const store = new ManualStore();
+    const errors: unknown[] = [];
+    const writer = new DeliveryWriter(store, {
+      onCommit: () => {},
+      onError: (e) => errors.push(e),
+    });
+    const answers = ['a', 'b', 'c'].map((id) => writer.accept(item(id)));
+    await tick();
+    const [{ batch, finish }] = store.batches as [ManualStore['batches'][number]];
+    expect(batch.map((b) => b.item.id)).toEqual(['a', 'b', 'c']);
+    finish({
+      ...accepted(batch.filter((b) => b.item.id !== 'b')),
+      failed: [{ index: 1, id: 'b', message: 'value out of range' }],
+    });
+    const [a, b, c] = await Promise.allSettled(answers);
+    expect(a).toMatchObject({ status: 'fulfilled', value: { deliveryId: 'a' } });
+    expect(b).toMatchObject({ status: 'rejected' });
+    expect(String((b as PromiseRejectedResult).reason)).toMatch(
+      /delivery b could not be written \(the rest of its batch was\): value out of range/,
+    );
+    expect(c).toMatchObject({ status: 'fulfilled', value: { deliveryId: 'c' } });
+    expect(errors).toHaveLength(1);
+  });
+
+  it('refuses an item with a value no store takes before it can join a batch', async () => {
+    const store = new ManualStore();
+    const errors: unknown[] = [];
+    const writer = new DeliveryWriter(store, {
+      onCommit: () => {},
+      onError: (e) => errors.push(e),
+    });
+    writer.reject({
+      id: 'r',
+      webhookUid: 'wh_test',
+      receivedAt: 0,
+      size: 1e19,
+      label: 'Rejected (too large)',
+      reason: 'body exceeds 262144 bytes',
+      clientAddress: null,
+      identity: null,
+      identitySource: null,
+      request: { method: 'POST', path: '/', headers: [] },
+      eventType: null,
+    });
+    await expect(writer.accept({ ...item('x'), receivedAt: 2 ** 53 + 2 })).rejects.toThrow(
+      /delivery x was not queued: received at/,
+    );
+    const good = writer.accept(item('y'));
+    await tick();
+    expect(store.batches.map((b) => b.batch.map((p) => p.item.id))).toEqual([['y']]);
+    store.batches[0]!.finish(accepted(store.batches[0]!.batch));
+    await good;
+    expect(errors.map(String)).toEqual([
+      expect.stringMatching(/delivery r was not queued: a size of 10000000000000000000/),
+      expect.stringMatching(/delivery x was not queued/),
+    ]);
+  });
+
   it('drain waits for the commit in flight', async () => {
     const store = new ManualStore();
     const writer = new DeliveryWriter(store, { onCommit: () => {}, onError: () => {} });

@@ -1,17 +1,21 @@
 import type { IncomingMessage } from 'node:http';
+import { declaredLength } from './declared-length.js';
 
 export type BodyResult =
-  { kind: 'ok'; body: Buffer } | { kind: 'too-large'; size: number } | { kind: 'aborted' };
+  | { kind: 'ok'; body: Buffer }
+  /** `declared`: the Content-Length as sent, when that is what was past the limit. */
+  | { kind: 'too-large'; size: number; declared?: string }
+  | { kind: 'aborted' };
 
 /**
  * Reads the raw body up to `limit` bytes. A declared length over the limit is refused before
  * reading; a streamed body stops being read at the chunk that crosses it, so no more than
- * limit + one chunk is ever held.
+ * limit + one chunk is ever held. A size past the limit is reported as at most limit + 1.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.resolve({ kind: 'too-large', size: Number(declared) });
+  const declared = declaredLength(req, limit);
+  if (declared.kind === 'over') {
+    return Promise.resolve({ kind: 'too-large', size: limit + 1, declared: declared.declared });
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -30,7 +34,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       total += chunk.length;
       if (total > limit) {
         req.pause();
-        settle({ kind: 'too-large', size: total });
+        settle({ kind: 'too-large', size: limit + 1 });
         return;
       }
       chunks.push(chunk);

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { DeliveryRecord } from '../deliveries-repo.js';
 import type {
   AcceptOutcome,
@@ -5,7 +6,7 @@ import type {
   BatchResult,
   DeliveryBatchStore,
 } from '../delivery-batch.js';
-import { entryBase } from '../delivery-batch.js';
+import { entryBase, oneByOne } from '../delivery-batch.js';
 import {
   batchStatement,
   MAX_BATCH_ITEMS,
@@ -21,6 +22,8 @@ export interface PostgresBatchStoreOptions {
 /** deadlock_detected, serialization_failure: the transaction was rolled back whole; run it again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;
+/** SQLSTATE classes that say the database cannot commit now, whatever the batch holds. */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
 /**
  * Two batches in flight: while one waits on its round trip and fsync, the next one's backend
  * inserts and updates the indexes. Two batches holding one identity stay correct: the second's
@@ -42,18 +45,43 @@ export function createPostgresBatchStore(
     commitsInFlight: COMMITS_IN_FLIGHT,
     maxBatchItems: MAX_BATCH_ITEMS,
     async commit(batch: BatchItem[]): Promise<BatchResult> {
-      const { text, values } = batchStatement(batch, options.dedupeWindowMs);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const { rows } = await pool.query<DecidedRow>(text, values);
-          return resultOf(batch, rows);
-        } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          if (attempt === ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
-        }
+      try {
+        return await commitStatement(pool, batch, options.dedupeWindowMs);
+      } catch (error) {
+        if (batch.length === 1 || !refusedForItsData(error)) throw error;
+        return oneByOne(batch, (pending) =>
+          commitStatement(pool, [pending], options.dedupeWindowMs),
+        );
       }
     },
   };
+}
+
+async function commitStatement(
+  pool: PgPool,
+  batch: BatchItem[],
+  dedupeWindowMs: number,
+): Promise<BatchResult> {
+  const { text, values } = batchStatement(batch, dedupeWindowMs);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await pool.query<DecidedRow>(text, values);
+      return resultOf(batch, rows);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt === ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+    }
+  }
+}
+
+/**
+ * The server answered and refused the statement, not because it is unreachable, shutting down or
+ * out of resources (classes 08, 53, 57, 58): some item's value may be at fault, so the batch is
+ * worth writing one item at a time. In an outage that would only multiply the failures.
+ */
+function refusedForItsData(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError) || typeof error.code !== 'string') return false;
+  return !UNAVAILABLE_CLASSES.has(error.code.slice(0, 2));
 }
 
 /** The outcome and log row of every item, from what the statement decided for it. */

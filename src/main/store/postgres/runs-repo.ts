@@ -190,16 +190,37 @@ export function createPostgresRunsRepository(
       );
       release(id);
     },
+    /** A claimed run whose input could not be read: back to the queue, and its lease let go. */
+    async requeue(id) {
+      await q.query(
+        `UPDATE runs SET status = 'queued', started_at = NULL, process_group = NULL,
+                         process_started = NULL, lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = $1 AND status = 'running' AND lease_owner = $2`,
+        [id, replicaId],
+      );
+      release(id);
+    },
+    /**
+     * This replica gives up on recording a run it claimed: its lease is no longer renewed, so
+     * the run becomes `interrupted` once the lease ends (by any replica's sweep, this one's too).
+     */
+    letGo(id) {
+      release(id);
+      return Promise.resolve();
+    },
     /**
      * Runs whose replica died: running, and their lease ended (on the database's clock). A live
-     * replica's runs are never touched. Each gets the reason `reasonOf` gives.
+     * replica's runs are never touched, nor this replica's own (a run whose outcome waits to be
+     * written through an outage keeps its claim: it is written once the store is back). Each
+     * gets the reason `reasonOf` gives.
      */
     async interruptRunning(reasonOf, now) {
       const ended = (
         await rows(
           `${SELECT} WHERE r.status = 'running' AND r.lease_expires_at < ${DB_NOW_MS}
+             AND NOT r.id = ANY($1::text[])
            ORDER BY r.id`,
-          [],
+          [[...held]],
         )
       ).map(toRecord);
       if (ended.length === 0) return [];

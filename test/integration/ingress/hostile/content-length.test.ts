@@ -121,7 +121,50 @@ describe.each(storeKinds)('a hostile Content-Length (%s)', (storeKind) => {
     expect(response?.status).toBe(413);
     expect(response?.headers.connection).toBe('close');
     const [entry] = await waitForDeliveries(relay, hook.webhook.uid, 1);
-    expect(entry).toMatchObject({ label: 'Rejected (too large)', size: 10 * 1024 ** 3 });
+    // Stored as limit + 1, the declared value kept in the reason (issue 24).
+    expect(entry).toMatchObject({
+      label: 'Rejected (too large)',
+      size: 262_145,
+      reason: `body exceeds 262144 bytes (declared Content-Length: ${10 * 1024 ** 3})`,
+    });
     await expectStillServing();
   });
+
+  it.each([
+    ['1e19, past int64', '10000000000000000000', '10000000000000000000'],
+    ['2^53 + 1, not a safe integer', '9007199254740993', '9007199254740993'],
+    ['with leading zeros', '0000000000000000000000000262145', '262145'],
+  ])('%s: 413, stored as 262,145 with the declared value as text', async (_name, sent, shown) => {
+    const connection = await openRaw(relay.ingressUrl);
+    connection.socket.write(head(['Content-Length', sent]));
+    await connection.closed;
+    expect(connection.responses().map((r) => r.status)).toEqual([413]);
+    const [entry] = await waitForDeliveries(relay, hook.webhook.uid, 1);
+    expect(entry).toMatchObject({
+      label: 'Rejected (too large)',
+      size: 262_145,
+      reason: `body exceeds 262144 bytes (declared Content-Length: ${shown})`,
+    });
+    await expectStillServing();
+  });
+
+  it.each([
+    ['1e23, past uint64', [['Content-Length', '100000000000000000000000']]],
+    ['negative', [['Content-Length', '-5']]],
+    [
+      'sent twice, 1e19',
+      [
+        ['Content-Length', '10000000000000000000'],
+        ['Content-Length', '10000000000000000000'],
+      ],
+    ],
+  ] as Array<[string, Array<[string, string]>]>)(
+    '%s, headers only: 400 and no row',
+    async (_name, headers) => {
+      const responses = await exchangeRaw(relay.ingressUrl, [head(...headers)]);
+      expect(responses.map((r) => r.status)).toEqual([400]);
+      await expectNothingLogged();
+      await expectStillServing();
+    },
+  );
 });
