@@ -14,7 +14,7 @@ export const USAGE = `Usage:
                 [--hmac-header NAME --hmac-encoding hex|base64 --hmac-prefix P]
   hookport replay <delivery-id>           [--admin-url URL] [--data-dir D]
   hookport forward <webhook name or uid> --to URL [--since ID | --from-now] [--no-sign]
-                   [--admin-url URL] [--data-dir D]
+                   [--allow-remote-signing] [--admin-url URL] [--data-dir D]
   hookport apply <dir> [--dry-run]        [--admin-url URL] [--data-dir D] [--factory F]
   hookport test-filter --filter FILE --payload FILE [--json]
   hookport mcp                            [--admin-url URL] [--data-dir D]

@@ -23,10 +23,13 @@ export function signingRefusal(
   return `Signing for ${host} is refused: a signature made with the webhook's secret goes only to a loopback URL (127.0.0.1, [::1] or localhost) unless you allow remote signing for this send. Allow it, or send it unsigned.`;
 }
 
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and the `localhost` names (RFC 6761 §6.3): never a name a DNS answer could point elsewhere. */
+/**
+ * 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost` itself (the hosts file's): no other name,
+ * since a DNS answer could point it anywhere.
+ */
 export function isLoopbackUrl(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   if (isIP(host) === 6) {
     if (host === '::1') return true;

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { KEY_BYTES, openSecret, parseMasterKey, sealSecret } from './secret-cipher.js';
+import { deriveKey, KEY_BYTES, openSecret, parseMasterKey, sealSecret } from './secret-cipher.js';
 import type { SecretStore } from './secret-store.js';
 
 const fileSchema = z.object({
@@ -84,6 +84,10 @@ export class EncryptedFileSecretStore implements SecretStore {
     };
     this.write(file);
     return Promise.resolve();
+  }
+
+  derivedKey(purpose: string): Buffer {
+    return deriveKey(this.key, purpose);
   }
 
   delete(account: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 export const KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -45,4 +45,11 @@ export function openSecret(key: Buffer, account: string, sealed: SealedSecret): 
       `Secret ${account} cannot be decrypted: the master key is not the one it was stored with.`,
     );
   }
+}
+
+/** A 32-byte key for one purpose from the master key (HKDF-SHA256): never the master key itself. */
+export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(
+    hkdfSync('sha256', masterKey, Buffer.alloc(0), `hookport ${purpose}`, KEY_BYTES),
+  );
 }

@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
 import { ApiError } from '../../shared/errors.js';
 import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
 import type { Async } from '../store/store.js';
+import { fingerprinter, fingerprintKey, type Fingerprinter } from './fingerprint-key.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
-
-/** 8 hex digits of SHA-256: enough to tell two values apart on screen, far too little to recover one. */
-export const fingerprintOf = (value: string): string =>
-  createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 8);
 
 /**
  * Named team secrets: names and fingerprints in SQLite, values in the secret store, and every
@@ -14,6 +10,7 @@ export const fingerprintOf = (value: string): string =>
  */
 export class TeamSecrets {
   private readonly cache = new Map<string, string>();
+  private fingerprinter: Fingerprinter | null = null;
 
   constructor(
     private readonly repo: Async<SecretsRepository>,
@@ -38,7 +35,8 @@ export class TeamSecrets {
   async load(): Promise<string[]> {
     const missing: string[] = [];
     const values = new Map<string, string>();
-    for (const record of await this.repo.all()) {
+    const records = await this.repo.all();
+    for (const record of records) {
       const account = secretAccount(record.factoryId, record.name);
       const value = await this.store.get(account);
       if (value === null) missing.push(account);
@@ -47,7 +45,31 @@ export class TeamSecrets {
     // Loaded again when another relay changed a secret: one removed there is gone here too.
     this.cache.clear();
     for (const [account, value] of values) this.cache.set(account, value);
+    await this.refingerprint(records, values);
     return missing;
+  }
+
+  /** An HMAC of the value under the relay's fingerprint key (fingerprint-key.ts). */
+  async fingerprintOf(value: string): Promise<string> {
+    this.fingerprinter ??= fingerprinter(await fingerprintKey(this.store));
+    return this.fingerprinter(value);
+  }
+
+  /**
+   * Fingerprints made before they were HMACs (a bare SHA-256 prefix, a dictionary check for a
+   * chosen value) are made again from the value; where the value is missing, dropped ('').
+   */
+  private async refingerprint(
+    records: readonly SecretRecord[],
+    values: ReadonlyMap<string, string>,
+  ): Promise<void> {
+    for (const record of records) {
+      const value = values.get(secretAccount(record.factoryId, record.name));
+      const fingerprint = value === undefined ? '' : await this.fingerprintOf(value);
+      if (record.fingerprint !== fingerprint) {
+        await this.repo.setFingerprint(record.factoryId, record.name, fingerprint);
+      }
+    }
   }
 
   /** The ingress hot path: memory only. */
@@ -96,7 +118,7 @@ export class TeamSecrets {
       await this.repo.insert({
         factoryId,
         name,
-        fingerprint: fingerprintOf(value),
+        fingerprint: await this.fingerprintOf(value),
         createdAt: this.now(),
       });
     } catch (error) {
@@ -119,7 +141,7 @@ export class TeamSecrets {
     await this.repo.rotate({
       factoryId,
       name,
-      fingerprint: fingerprintOf(value),
+      fingerprint: await this.fingerprintOf(value),
       rotatedAt: this.now(),
     });
     await this.announce();
@@ -142,7 +164,7 @@ export class TeamSecrets {
       await this.repo.rotate({
         factoryId,
         name,
-        fingerprint: fingerprintOf(value),
+        fingerprint: await this.fingerprintOf(value),
         rotatedAt: this.now(),
       });
       changed.push(name);

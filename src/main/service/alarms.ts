@@ -2,6 +2,7 @@ import { ApiError } from '../../shared/errors.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { iso } from './to-json.js';
+import { notificationFor } from './view-redaction.js';
 import { requireFactory, requireLiveWebhook } from './webhooks.js';
 
 type AlarmHandlers = Pick<
@@ -65,9 +66,10 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
         deps.events.emit({ type: 'changed', resource: 'alarms' });
         return settingsJson(uid);
       }),
-    'factories.alarmNotification': async ({ id }) => {
+    'factories.alarmNotification': async ({ id }, caller) => {
       await requireFactory(deps, id);
-      return { factory: id, notification: await deps.alarms.repo.notification(id) };
+      const notification = await deps.alarms.repo.notification(id);
+      return { factory: id, notification: notificationFor(caller.role, notification) };
     },
     'factories.setAlarmNotification': ({ id, notification }) =>
       deps.writes.run(async () => {

@@ -1,16 +1,21 @@
 import { ApiError } from '../../shared/errors.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
+import { executorFor } from './view-redaction.js';
 import { requireFactory } from './webhooks.js';
 
 export function executorHandlers(
   deps: FullServiceDeps,
 ): Pick<ServiceHandlers, 'factories.executor' | 'factories.update'> {
   return {
-    'factories.executor': async ({ id }) => {
+    'factories.executor': async ({ id }, caller) => {
       const executor = await deps.executors.get(id);
       if (!executor) throw new ApiError('not_found', `No factory "${id}".`);
-      return { factory: id, executor, mcpForRuns: await deps.settings.mcpForRuns(id) };
+      return {
+        factory: id,
+        executor: executorFor(caller.role, executor),
+        mcpForRuns: await deps.settings.mcpForRuns(id),
+      };
     },
     'factories.update': ({ id, executor, mcpForRuns }) =>
       deps.writes.run(async () => {

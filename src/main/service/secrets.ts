@@ -1,3 +1,4 @@
+import type { Role } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
 import type { SecretRecord } from '../store/secrets-repo.js';
@@ -34,10 +35,11 @@ function generatedValueFor(users: readonly WebhookRecord[]): string {
 }
 
 export function secretHandlers(deps: ServiceDeps): SecretHandlers {
-  const json = async (record: SecretRecord) => ({
+  // `view` sees no fingerprint at all (issue 24); '' is one dropped when its value was missing.
+  const json = async (record: SecretRecord, role: Role = 'manage') => ({
     factory: record.factoryId,
     name: record.name,
-    fingerprint: record.fingerprint,
+    fingerprint: role === 'manage' && record.fingerprint !== '' ? record.fingerprint : null,
     createdAt: iso(record.createdAt),
     rotatedAt: isoOrNull(record.rotatedAt),
     usedBy: (await deps.webhooks.usingSecret(record.factoryId, record.name)).map((w) => ({
@@ -54,10 +56,12 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
   const changed = (): void => deps.events.emit({ type: 'changed', resource: 'secrets' });
 
   return {
-    'secrets.list': async ({ factory }) => {
+    'secrets.list': async ({ factory }, caller) => {
       await requireFactory(deps, factory);
       const items = [];
-      for (const record of await deps.secrets.list(factory)) items.push(await json(record));
+      for (const record of await deps.secrets.list(factory)) {
+        items.push(await json(record, caller.role));
+      }
       return {
         items,
         backend: deps.secrets.backend,

@@ -41,6 +41,9 @@ export function createSecretsRepository(db: Db) {
     'UPDATE secrets SET fingerprint = @fingerprint, rotated_at = @rotatedAt WHERE factory_id = @factoryId AND name = @name',
   );
   const remove = db.prepare('DELETE FROM secrets WHERE factory_id = ? AND name = ?');
+  const setFingerprint = db.prepare(
+    'UPDATE secrets SET fingerprint = ? WHERE factory_id = ? AND name = ?',
+  );
 
   return {
     all: (): SecretRecord[] => all.all().map(toRecord),
@@ -67,6 +70,10 @@ export function createSecretsRepository(db: Db) {
     },
     remove: (factoryId: string, name: string): void => {
       remove.run(factoryId, name);
+    },
+    /** A fingerprint made again (under the relay's fingerprint key); not a rotation. */
+    setFingerprint: (factoryId: string, name: string, fingerprint: string): void => {
+      setFingerprint.run(fingerprint, factoryId, name);
     },
   };
 }

@@ -7,8 +7,11 @@ export const SECRET_BACKENDS = ['keychain', 'file', 'postgres'] as const;
 export const teamSecretSchema = z.object({
   factory: factoryIdSchema,
   name: z.string(),
-  /** 8 hex digits of SHA-256: tells two values apart, reveals nothing usable. */
-  fingerprint: z.string(),
+  /**
+   * 8 hex digits of an HMAC-SHA256 of the value under a relay-local key: tells two values apart,
+   * reveals nothing usable. Null for a `view` token, and where the value is missing.
+   */
+  fingerprint: z.string().nullable(),
   createdAt: isoTime,
   rotatedAt: isoTime.nullable(),
   /** Live webhooks that authenticate with it; rotating changes all of them at once. */

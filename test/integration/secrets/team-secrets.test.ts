@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../../src/main/secrets/team-secrets.js';
+import { createHash } from 'node:crypto';
 import { startKeyringSession, type KeyringSession } from '../../support/keyring-session.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 
@@ -41,14 +41,14 @@ describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backen
     const created = await create({ name: 'deploy-hook' });
     expect(created.status).toBe(201);
     expect(created.body.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(created.body.secret.fingerprint).toBe(fingerprintOf(created.body.value));
+    // An HMAC under the relay's key (issue 24), not the SHA-256 prefix anyone could check a guess against.
+    const fingerprint = created.body.secret.fingerprint;
+    expect(fingerprint).toMatch(/^[0-9a-f]{8}$/);
+    const sha256Prefix = createHash('sha256').update(created.body.value).digest('hex').slice(0, 8);
+    expect(fingerprint).not.toBe(sha256Prefix);
     const listed = await relay.api<Listed>('GET', '/api/secrets');
     expect(listed.body.items).toEqual([
-      expect.objectContaining({
-        name: 'deploy-hook',
-        fingerprint: fingerprintOf(created.body.value),
-        usedBy: [],
-      }),
+      expect.objectContaining({ name: 'deploy-hook', fingerprint, usedBy: [] }),
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.value);
     if (keyring) {

@@ -1,4 +1,4 @@
-import { openSecret, parseMasterKey, sealSecret } from '../../secrets/secret-cipher.js';
+import { deriveKey, openSecret, parseMasterKey, sealSecret } from '../../secrets/secret-cipher.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import type { PgPool } from './pool.js';
 
@@ -45,6 +45,11 @@ export class PostgresSecretStore implements Omit<SecretStore, 'backend'> {
          SET iv = excluded.iv, tag = excluded.tag, data = excluded.data, updated_at = excluded.updated_at`,
       [account, iv, tag, data, Date.now()],
     );
+  }
+
+  /** The same on every replica: they share HOOKPORT_MASTER_KEY. */
+  derivedKey(purpose: string): Buffer {
+    return deriveKey(this.key, purpose);
   }
 
   async delete(account: string): Promise<void> {

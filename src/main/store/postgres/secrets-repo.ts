@@ -43,5 +43,12 @@ export function createPostgresSecretsRepository(q: Queryable): Async<SecretsRepo
     remove: async (factoryId, name) => {
       await q.query('DELETE FROM secrets WHERE factory_id = $1 AND name = $2', [factoryId, name]);
     },
+    setFingerprint: async (factoryId, name, fingerprint) => {
+      await q.query('UPDATE secrets SET fingerprint = $3 WHERE factory_id = $1 AND name = $2', [
+        factoryId,
+        name,
+        fingerprint,
+      ]);
+    },
   };
 }

@@ -46,7 +46,13 @@ export function SecretsTable({
             <tr key={secret.name}>
               <td className="mono">{secret.name}</td>
               <td>
-                <code>{secret.fingerprint}</code>
+                {secret.fingerprint === null ? (
+                  <span className="muted" title="Fingerprints are shown to manage tokens only">
+                    hidden
+                  </span>
+                ) : (
+                  <code>{secret.fingerprint}</code>
+                )}
               </td>
               <td>
                 <Time iso={secret.createdAt} />

@@ -130,7 +130,9 @@ export function SecretFields({
               <option value="">Choose a team secret…</option>
               {teamSecrets.map((secret) => (
                 <option key={secret.name} value={secret.name}>
-                  {secret.name} ({secret.fingerprint})
+                  {secret.fingerprint === null
+                    ? secret.name
+                    : `${secret.name} (${secret.fingerprint})`}
                 </option>
               ))}
             </select>
