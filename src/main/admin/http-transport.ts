@@ -28,8 +28,13 @@ export function mountContractRoutes(
     const { http } = contract[name];
     router.register(http.path, [http.method], async (ctx) => {
       const caller = await authenticate(ctx);
-      ctx.body = await dispatch(service, name, requestInput(ctx), caller);
+      const output = await dispatch(service, name, requestInput(ctx), caller);
       ctx.status = http.status ?? 200;
+      // Koa answers a null body with nothing at all; a contract's null (no link yet) is JSON too.
+      if (output === null) {
+        ctx.type = 'application/json';
+        ctx.body = 'null';
+      } else ctx.body = output;
     });
   }
 }
