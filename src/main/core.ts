@@ -43,6 +43,7 @@ import { createManagementService, type ServiceHandlers } from './service/index.j
 import { RelaySettings } from './service/relay-settings.js';
 import { SerialQueue } from './service/serial-queue.js';
 import { deliveryJson } from './service/to-json.js';
+import { withReadSummaries } from './service/read-summaries.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { COMMIT_PROBE_KEY, CommitHealth } from './store/commit-health.js';
 import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
@@ -232,6 +233,7 @@ async function startOn(
     now,
     log,
   });
+  let liveEntries: Promise<void> = Promise.resolve();
   const writer = new DeliveryWriter(
     timedBatchStore(store.batchStore, (seconds) => metrics.observeCommit(seconds)),
     {
@@ -244,14 +246,24 @@ async function startOn(
         storeHealth.committed();
         metrics.countCommitted(committed);
         alarms.onCommitted(committed);
-        for (const d of committed) {
-          const recovered = links.arrived(d.webhookUid, d.identity, d.label === 'Accepted');
-          const delivery = deliveryJson(d);
-          events.emit({
-            type: 'delivery',
-            delivery: recovered ? { ...delivery, recovered } : delivery,
-          });
-        }
+        const marked = committed.map((d) => ({
+          d,
+          recovered: links.arrived(d.webhookUid, d.identity, d.label === 'Accepted'),
+        }));
+        // A live entry reads as the list will: a summary the accept path did not derive (a token
+        // webhook nothing parses) is derived from the payload first, in commit order.
+        liveEntries = liveEntries.then(async () => {
+          for (const { d, recovered } of marked) {
+            const [read] = await withReadSummaries({ deliveries: store.deliveries }, null, [
+              d,
+            ]).catch(() => [d]);
+            const delivery = deliveryJson(read ?? d);
+            events.emit({
+              type: 'delivery',
+              delivery: recovered ? { ...delivery, recovered } : delivery,
+            });
+          }
+        });
         if (committed.some((d) => d.runIds.length > 0)) dispatcher.wake();
       },
     },

@@ -166,7 +166,9 @@ describe('the Settings page in Chromium', () => {
 
       await row.getByRole('button', { name: 'Revoke dashboard' }).click();
       const confirm = page.getByRole('dialog', { name: 'Revoke "dashboard"?' });
-      await expect(confirm.textContent()).resolves.toContain('Anything using it gets 401 at once.');
+      await expect(confirm.textContent()).resolves.toContain(
+        'Anything using it gets 401 at once, and every browser signed in with it is signed out',
+      );
       await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
       await row.waitFor({ state: 'detached' });
       const revoked = await relay.api('GET', '/api/status', undefined, { token: value });

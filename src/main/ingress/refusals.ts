@@ -109,7 +109,7 @@ export function rejectTooLarge(
   declared?: string,
 ): void | Promise<void> {
   const limit = `body exceeds ${MAX_BODY_BYTES} bytes`;
-  const reason = declared === undefined ? limit : `${limit} (declared Content-Length: ${declared})`;
+  const reason = declared === undefined ? limit : `${limit} (declared ${declared})`;
   const reject = (): void => {
     rejectWithLog(attempt, 413, 'payload_too_large', 'Rejected (too large)', reason, size, null, {
       Connection: 'close',

@@ -41,7 +41,10 @@ describe('delivery events on the event stream', () => {
     }
     expect(deliveries().map((d) => d.label)).toEqual(['Accepted', 'Duplicate', 'Rejected (auth)']);
     expect(deliveries()[1]!.duplicateOf).toBe(ids[0]);
-    expect(stream.raw()).not.toContain('payload-marker');
+    // The payload itself never travels: only its one-line summary (§22), as the list shows it.
+    expect(stream.raw()).not.toContain('{\\"secret-ish\\":\\"payload-marker\\"}');
+    expect(stream.raw()).not.toContain('{"secret-ish":"payload-marker"}');
+    expect(deliveries()[0]!.summary).toBe('secret-ish: payload-marker');
     expect(stream.raw()).not.toContain('wrong-token-marker');
     expect(stream.raw()).not.toContain(secret!);
   });

@@ -22,6 +22,7 @@ describe('linear', () => {
     const body = atOffset(0);
     expect(verify(f, linearHeaders(body), body)).toEqual({
       ok: true,
+      replayKey: expect.any(String) as string,
       deliveryId: '234d1a4e-b617-4388-90fe-adc3633d6b72',
     });
   });

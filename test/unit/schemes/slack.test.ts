@@ -30,7 +30,11 @@ describe('slack', () => {
       secret: VECTOR.secret,
       now: VECTOR.timestamp * 1000,
     });
-    expect(verdict).toEqual({ ok: true, deliveryId: null });
+    expect(verdict).toEqual({
+      ok: true,
+      replayKey: expect.any(String) as string,
+      deliveryId: null,
+    });
   });
 
   it("signs Slack's documented example exactly", () => {

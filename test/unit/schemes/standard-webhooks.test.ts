@@ -62,6 +62,7 @@ describe('standard-webhooks', () => {
       verify(f, vectorHeaders(), VECTOR.body, { secret: VECTOR.secret, ...atVectorTime }),
     ).toEqual({
       ok: true,
+      replayKey: expect.any(String) as string,
       deliveryId: VECTOR.id,
     });
   });
@@ -76,7 +77,11 @@ describe('standard-webhooks', () => {
       secret: VECTOR.secret,
       ...atVectorTime,
     });
-    expect(verdict).toEqual({ ok: true, deliveryId: VECTOR.id });
+    expect(verdict).toEqual({
+      ok: true,
+      replayKey: expect.any(String) as string,
+      deliveryId: VECTOR.id,
+    });
   });
 
   it('reports a missing svix-timestamp by its own name', () => {
