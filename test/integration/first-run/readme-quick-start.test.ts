@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RelayStatus } from '../../../src/shared/contract/relay.js';
+import { freeLoopbackPort } from '../../../src/main/tunnels/free-port.js';
 import { sampleCommand } from '../../../src/renderer/pages/webhooks/sample-command.js';
 import { tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
@@ -51,7 +51,7 @@ async function serveSqliteDriver(dir: string): Promise<{ host: string; server: S
     { encoding: 'utf8' },
   );
   if (packed.status !== 0) throw new Error(`tar failed: ${packed.stderr}`);
-  const server = createHttpServer((request, response) => {
+  const server = createServer((request, response) => {
     if (request.url !== `/v${version}/${name}`) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'application/gzip' }).end(readFileSync(tarball));
   });
@@ -75,15 +75,6 @@ function sh(
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
-}
-
-/** A 127.0.0.1 port nothing listens on: a download pointed there fails at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -126,7 +117,7 @@ describe("README's quick start in a clean clone, without GitHub's downloads", ()
             ([name]) => !name.startsWith('HOOKPORT_') && name !== 'ELECTRON_SKIP_BINARY_DOWNLOAD',
           ),
         ),
-        ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/`,
+        ELECTRON_MIRROR: `http://127.0.0.1:${await freeLoopbackPort()}/`,
         electron_config_cache: electronCache,
         npm_config_offline: 'true',
         npm_config_better_sqlite3_binary_host: driver.host,
