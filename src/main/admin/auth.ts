@@ -1,7 +1,7 @@
 import type { Role } from '../../shared/contract/define.js';
 import { constantTimeEqual } from '../crypto/constant-time.js';
 import type { Async } from '../store/store.js';
-import type { TokensRepository } from '../store/tokens-repo.js';
+import type { TokensRepository } from '../store/sqlite/tokens-repo.js';
 import { hashToken, newSessionValue } from './token-values.js';
 
 export interface TokenHolder {

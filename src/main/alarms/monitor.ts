@@ -1,10 +1,10 @@
 import { DEFAULT_AUTH_FAILURE_STREAK, type AlarmKind } from '../../shared/contract/alarms.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
-import type { AlarmsRepository, RaisedAlarm } from '../store/alarms-repo.js';
+import type { AlarmsRepository, RaisedAlarm } from '../store/sqlite/alarms-repo.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
 import type { Async } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/sqlite/webhooks-repo.js';
 import type { AlarmNotice, AlarmNotifier } from './notifier.js';
 import {
   AUTH_RECOVERY,

@@ -1,9 +1,9 @@
 import { evaluateFilter, evaluateHeaderFilter } from '../../shared/filter/index.js';
 import type { DeliverySeen } from '../ingress/ingress-deps.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
-import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
+import type { AutomationRecord, AutomationsRepository } from '../store/sqlite/automations-repo.js';
 import type { Async } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/sqlite/webhooks-repo.js';
 import { buildRunInput } from '../runs/run-input.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Async } from '../store/store.js';
-import type { WebhookRecord, WebhooksRepository } from '../store/webhooks-repo.js';
+import type { WebhookRecord, WebhooksRepository } from '../store/sqlite/webhooks-repo.js';
 
 /**
  * Live webhooks by UID, in memory for the ingress hot path. Every write through the management

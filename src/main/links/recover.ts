@@ -1,5 +1,5 @@
 import type { LinkRecovery } from '../../shared/contract/links.js';
-import type { LinkRecord, LinksRepository } from '../store/links-repo.js';
+import type { LinkRecord, LinksRepository } from '../store/sqlite/links-repo.js';
 import type { Async } from '../store/store.js';
 import { ProviderError, type ProviderClient } from './provider.js';
 import { RECOVERY_WINDOW_MS } from './recovery-windows.js';

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RefusalCounts } from '../ingress/refusal-tally.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
-import type { MetricsReader } from '../store/metrics-reader.js';
+import type { MetricsReader } from '../store/sqlite/metrics-reader.js';
 import type { Async } from '../store/store.js';
 
 export interface MetricSources {

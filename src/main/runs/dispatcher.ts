@@ -1,7 +1,7 @@
 import type { ExecutorConfig } from '../../shared/contract/executors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
-import type { RunRecord, RunsRepository } from '../store/runs-repo.js';
+import type { RunRecord, RunsRepository } from '../store/sqlite/runs-repo.js';
 import type { Async } from '../store/store.js';
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';

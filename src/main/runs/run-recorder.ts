@@ -1,5 +1,5 @@
 import { describeError, type Logger } from '../log.js';
-import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.js';
+import type { RunOutcome, RunRecord, RunsRepository } from '../store/sqlite/runs-repo.js';
 import type { Async } from '../store/store.js';
 import { failed, type ExecutionResult } from './executors/types.js';
 import { INTERRUPTED_BY_STOP } from './interrupted.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
-import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
+import type { SecretRecord, SecretsRepository } from '../store/sqlite/secrets-repo.js';
 import type { Async } from '../store/store.js';
 import { fingerprinter, fingerprintKey, type Fingerprinter } from './fingerprint-key.js';
 import { secretAccount, type SecretStore } from './secret-store.js';

@@ -1,12 +1,12 @@
 import type { Logger } from '../log.js';
 import type { AutomationIndex } from '../automations/automation-index.js';
 import type { RunDispatcher } from '../runs/dispatcher.js';
-import type { AttemptsRepository } from '../store/attempts-repo.js';
-import type { AutomationsRepository } from '../store/automations-repo.js';
-import type { DeliveryScans } from '../store/delivery-scans.js';
+import type { AttemptsRepository } from '../store/sqlite/attempts-repo.js';
+import type { AutomationsRepository } from '../store/sqlite/automations-repo.js';
+import type { DeliveryScans } from '../store/sqlite/delivery-scans.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
-import type { ExecutorsRepository } from '../store/executors-repo.js';
-import type { RunsRepository } from '../store/runs-repo.js';
+import type { ExecutorsRepository } from '../store/sqlite/executors-repo.js';
+import type { RunsRepository } from '../store/sqlite/runs-repo.js';
 import type { Async } from '../store/store.js';
 import type { ServiceDeps } from './deps.js';
 

@@ -1,7 +1,7 @@
 import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/contract/relay.js';
 import { tunnelChoiceSchema, type TunnelChoice } from '../../shared/contract/tunnel.js';
 import type { SecretBackend } from '../secrets/choose-store.js';
-import type { SettingsRepository } from '../store/settings-repo.js';
+import type { SettingsRepository } from '../store/sqlite/settings-repo.js';
 import type { Async } from '../store/store.js';
 
 const KEYS = [

@@ -1,22 +1,22 @@
 import type { RateGate } from '../ingress/rate-gate.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import type { AlarmsRepository } from './alarms-repo.js';
-import type { AttemptsRepository } from './attempts-repo.js';
-import type { AutomationsRepository } from './automations-repo.js';
-import type { DeliveriesRepository } from './deliveries-repo.js';
+import type { AlarmsRepository } from './sqlite/alarms-repo.js';
+import type { AttemptsRepository } from './sqlite/attempts-repo.js';
+import type { AutomationsRepository } from './sqlite/automations-repo.js';
+import type { DeliveriesRepository } from './sqlite/deliveries-repo.js';
 import type { DeliveryBatchStore } from './delivery-batch.js';
-import type { DeliveryScans } from './delivery-scans.js';
-import type { ExecutorsRepository } from './executors-repo.js';
-import type { FactoriesRepository } from './factories-repo.js';
-import type { LinksRepository } from './links-repo.js';
-import type { MetricsReader } from './metrics-reader.js';
-import type { Retention } from './retention.js';
-import type { RunsRepository } from './runs-repo.js';
-import type { SecretsRepository } from './secrets-repo.js';
-import type { SettingsRepository } from './settings-repo.js';
+import type { DeliveryScans } from './sqlite/delivery-scans.js';
+import type { ExecutorsRepository } from './sqlite/executors-repo.js';
+import type { FactoriesRepository } from './sqlite/factories-repo.js';
+import type { LinksRepository } from './sqlite/links-repo.js';
+import type { MetricsReader } from './sqlite/metrics-reader.js';
+import type { Retention } from './sqlite/retention.js';
+import type { RunsRepository } from './sqlite/runs-repo.js';
+import type { SecretsRepository } from './sqlite/secrets-repo.js';
+import type { SettingsRepository } from './sqlite/settings-repo.js';
 import type { StorePeers } from './store-peers.js';
-import type { TokensRepository } from './tokens-repo.js';
-import type { WebhooksRepository } from './webhooks-repo.js';
+import type { TokensRepository } from './sqlite/tokens-repo.js';
+import type { WebhooksRepository } from './sqlite/webhooks-repo.js';
 
 /**
  * A repository's shape with every method answering a Promise. SQLite answers from synchronous

@@ -3,7 +3,7 @@ import { newAttemptId, newDeliveryId } from '../../../src/main/ids.js';
 import {
   createAttemptsRepository,
   type AttemptRecord,
-} from '../../../src/main/store/attempts-repo.js';
+} from '../../../src/main/store/sqlite/attempts-repo.js';
 import { createPostgresAttemptsRepository } from '../../../src/main/store/postgres/attempts-repo.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import { useContractStores } from '../../support/store-contract.js';

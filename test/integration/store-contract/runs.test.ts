@@ -6,10 +6,10 @@ import {
   createPostgresRunsRepository,
   type RunLeases,
 } from '../../../src/main/store/postgres/runs-repo.js';
-import { createRunsRepository, type RunRecord } from '../../../src/main/store/runs-repo.js';
+import { createRunsRepository, type RunRecord } from '../../../src/main/store/sqlite/runs-repo.js';
 import { asyncRepository, type Async } from '../../../src/main/store/store.js';
-import type { RunsRepository } from '../../../src/main/store/runs-repo.js';
-import type { Db } from '../../../src/main/store/db.js';
+import type { RunsRepository } from '../../../src/main/store/sqlite/runs-repo.js';
+import type { Db } from '../../../src/main/store/sqlite/db.js';
 import { useContractStores, type ContractDatabase } from '../../support/store-contract.js';
 import { accepted, freshEpoch, seedFactory } from '../../support/store-seeds.js';
 import { waitFor } from '../../support/wait.js';

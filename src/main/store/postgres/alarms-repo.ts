@@ -1,5 +1,5 @@
 import { alarmNotificationSchema, type AlarmKind } from '../../../shared/contract/alarms.js';
-import type { AlarmsRepository } from '../alarms-repo.js';
+import type { AlarmsRepository } from '../sqlite/alarms-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

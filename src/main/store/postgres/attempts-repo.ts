@@ -1,4 +1,4 @@
-import { toRecord, type AttemptRow, type AttemptsRepository } from '../attempts-repo.js';
+import { toRecord, type AttemptRow, type AttemptsRepository } from '../sqlite/attempts-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

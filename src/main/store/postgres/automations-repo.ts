@@ -3,7 +3,7 @@ import {
   type AutomationRow,
   type AutomationRecord,
   type AutomationsRepository,
-} from '../automations-repo.js';
+} from '../sqlite/automations-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

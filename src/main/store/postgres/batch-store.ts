@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DeliveryRecord } from '../deliveries-repo.js';
+import type { DeliveryRecord } from '../sqlite/deliveries-repo.js';
 import type {
   AcceptOutcome,
   BatchItem,

@@ -7,7 +7,7 @@ import {
   type DeliveryPageFilter,
   type DeliveryRecord,
   type DeliveryRow,
-} from '../deliveries-repo.js';
+} from '../sqlite/deliveries-repo.js';
 import type { RequestContext } from '../delivery-batch.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';

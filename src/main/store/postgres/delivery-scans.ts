@@ -1,4 +1,4 @@
-import type { AcceptedEntry, DeliveryScans, StoredPayload } from '../delivery-scans.js';
+import type { AcceptedEntry, DeliveryScans, StoredPayload } from '../sqlite/delivery-scans.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

@@ -1,5 +1,5 @@
 import { executorSchema } from '../../../shared/contract/executors.js';
-import type { ExecutorsRepository } from '../executors-repo.js';
+import type { ExecutorsRepository } from '../sqlite/executors-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

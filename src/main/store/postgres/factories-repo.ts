@@ -1,4 +1,4 @@
-import { toRecord, type FactoryRow, type FactoriesRepository } from '../factories-repo.js';
+import { toRecord, type FactoryRow, type FactoriesRepository } from '../sqlite/factories-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

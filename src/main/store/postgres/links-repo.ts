@@ -5,7 +5,7 @@ import {
   toLinkRecord,
   type LinkRow,
   type LinksRepository,
-} from '../links-repo.js';
+} from '../sqlite/links-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

@@ -1,4 +1,4 @@
-import type { MetricsReader } from '../metrics-reader.js';
+import type { MetricsReader } from '../sqlite/metrics-reader.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

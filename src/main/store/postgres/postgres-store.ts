@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeError, type Logger } from '../../log.js';
 import { INTERRUPTED_BY_LOST_RELAY } from '../../runs/interrupted.js';
-import { POSTGRES_PACING, SearchIndexer } from '../search-index.js';
+import { POSTGRES_PACING, SearchIndexer } from '../sqlite/search-index.js';
 import type { Store, StoreRepositories } from '../store.js';
 import { withAdvisoryLock } from './advisory-lock.js';
 import { createPostgresAlarmsRepository } from './alarms-repo.js';

@@ -1,4 +1,4 @@
-import type { Retention, RetentionPolicy } from '../retention.js';
+import type { Retention, RetentionPolicy } from '../sqlite/retention.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

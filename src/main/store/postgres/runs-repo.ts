@@ -7,7 +7,7 @@ import {
   type RunRecord,
   type RunRef,
   type RunsRepository,
-} from '../runs-repo.js';
+} from '../sqlite/runs-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';

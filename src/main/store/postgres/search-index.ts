@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterEachCommit, type DeliveryBatchStore } from '../delivery-batch.js';
-import type { IndexRun, SearchIndexer } from '../search-index.js';
+import type { IndexRun, SearchIndexer } from '../sqlite/search-index.js';
 import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
 

@@ -3,7 +3,7 @@ import {
   type SecretRow,
   type SecretRecord,
   type SecretsRepository,
-} from '../secrets-repo.js';
+} from '../sqlite/secrets-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

@@ -1,4 +1,4 @@
-import type { SettingsRepository } from '../settings-repo.js';
+import type { SettingsRepository } from '../sqlite/settings-repo.js';
 import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 

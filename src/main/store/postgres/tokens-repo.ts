@@ -1,6 +1,6 @@
 import type { Role } from '../../../shared/contract/define.js';
 import type { Async } from '../store.js';
-import { toRecord, type TokenRow, type TokensRepository } from '../tokens-repo.js';
+import { toRecord, type TokenRow, type TokensRepository } from '../sqlite/tokens-repo.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = 'id, name, role, created_at, last_used_at';

@@ -5,7 +5,7 @@ import {
   type WebhookRow,
   type WebhookRecord,
   type WebhooksRepository,
-} from '../webhooks-repo.js';
+} from '../sqlite/webhooks-repo.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = `uid, factory_id, name, auth_mode, signature_scheme, signature_options, secret_name,

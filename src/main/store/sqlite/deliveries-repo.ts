@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { DeliveryLabel } from '../../shared/labels.js';
+import type { DeliveryLabel } from '../../../shared/labels.js';
 import type { Db } from './db.js';
-import type { RequestContext } from './delivery-batch.js';
-import { idFloor } from '../../shared/delivery-ids.js';
-import { shownSize } from './item-bounds.js';
+import type { RequestContext } from '../delivery-batch.js';
+import { idFloor } from '../../../shared/delivery-ids.js';
+import { shownSize } from '../item-bounds.js';
 import {
   queryParams,
   shapeKey,

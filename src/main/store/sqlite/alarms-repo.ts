@@ -2,7 +2,7 @@ import {
   alarmNotificationSchema,
   type AlarmKind,
   type AlarmNotification,
-} from '../../shared/contract/alarms.js';
+} from '../../../shared/contract/alarms.js';
 import type { Db } from './db.js';
 
 export interface AlarmSettingsRecord {

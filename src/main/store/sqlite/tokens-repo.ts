@@ -1,4 +1,4 @@
-import type { Role } from '../../shared/contract/define.js';
+import type { Role } from '../../../shared/contract/define.js';
 import type { Db } from './db.js';
 
 export interface ApiTokenRecord {

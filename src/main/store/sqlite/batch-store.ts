@@ -6,10 +6,10 @@ import type {
   BatchResult,
   DeliveryBatchStore,
   RequestContext,
-} from './delivery-batch.js';
-import { entryBase, oneByOneNow } from './delivery-batch.js';
+} from '../delivery-batch.js';
+import { entryBase, oneByOneNow } from '../delivery-batch.js';
 import type { DeliveryRecord } from './deliveries-repo.js';
-import { signatureClaim } from './signature-claims.js';
+import { signatureClaim } from '../signature-claims.js';
 
 export interface BatchStoreOptions {
   dedupeWindowMs: number;

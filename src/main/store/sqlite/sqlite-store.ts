@@ -1,11 +1,11 @@
-import { SlidingWindowLimiter } from '../ingress/sliding-window.js';
-import { describeError, type Logger } from '../log.js';
+import { SlidingWindowLimiter } from '../../ingress/sliding-window.js';
+import { describeError, type Logger } from '../../log.js';
 import { createAlarmsRepository } from './alarms-repo.js';
 import { createAttemptsRepository } from './attempts-repo.js';
 import { createAutomationsRepository } from './automations-repo.js';
 import { openDatabase, type Db } from './db.js';
 import { createDeliveriesRepository } from './deliveries-repo.js';
-import type { DeliveryBatchStore } from './delivery-batch.js';
+import type { DeliveryBatchStore } from '../delivery-batch.js';
 import { createDeliveryScans } from './delivery-scans.js';
 import { createExecutorsRepository } from './executors-repo.js';
 import { createFactoriesRepository } from './factories-repo.js';
@@ -15,10 +15,10 @@ import { createRetention } from './retention.js';
 import { createRunsRepository } from './runs-repo.js';
 import { createSecretsRepository } from './secrets-repo.js';
 import { createSettingsRepository } from './settings-repo.js';
-import { SqliteTransactions } from './sqlite-transaction.js';
+import { SqliteTransactions } from './transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
-import { soloPeers } from './store-peers.js';
-import { asyncRepository, type Store, type StoreRepositories } from './store.js';
+import { soloPeers } from '../store-peers.js';
+import { asyncRepository, type Store, type StoreRepositories } from '../store.js';
 import { createTokensRepository } from './tokens-repo.js';
 import { createWebhooksRepository } from './webhooks-repo.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookTrigger } from '../../shared/contract/triggers.js';
+import type { WebhookTrigger } from '../../../shared/contract/triggers.js';
 import type { Db } from './db.js';
 
 export interface AutomationRecord {

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { Async, StoreRepositories } from './store.js';
+import type { Async, StoreRepositories } from '../store.js';
 
 /**
  * `Store.transaction` on SQLite's one main connection: BEGIN IMMEDIATE … COMMIT, or ROLLBACK when

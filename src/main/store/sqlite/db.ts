@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { runMigrations } from './migrations/index.js';
+import { runMigrations } from './migrate.js';
 
 export type Db = Database.Database;
 

@@ -1,5 +1,5 @@
-import { idFloor } from '../../shared/delivery-ids.js';
-import type { DeliveryLabel } from '../../shared/labels.js';
+import { idFloor } from '../../../shared/delivery-ids.js';
+import type { DeliveryLabel } from '../../../shared/labels.js';
 
 /** What a page of the log may be narrowed by (PRODUCT.md §14). All of them hold at once. */
 export interface DeliveryPageFilter {

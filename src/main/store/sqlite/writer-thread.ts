@@ -11,9 +11,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
-import type { BatchItem, BatchResult } from './delivery-batch.js';
+import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
-import { sqliteBatchCommitter } from './sqlite-batch-store.js';
+import { sqliteBatchCommitter } from './batch-store.js';
 import { createSearchIndex, SearchIndexer, SQLITE_PACING } from './search-index.js';
 import {
   reviveBodies,

@@ -1,5 +1,5 @@
-import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
-import type { AuthMode } from '../../shared/contract/webhooks.js';
+import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/signature-schemes.js';
+import type { AuthMode } from '../../../shared/contract/webhooks.js';
 import type { Db } from './db.js';
 
 export interface WebhookRecord {

@@ -1,6 +1,6 @@
 import { encodeTime } from 'ulid';
-import type { RunStatus } from '../../shared/contract/runs.js';
-import type { RunProcess } from '../runs/run-process.js';
+import type { RunStatus } from '../../../shared/contract/runs.js';
+import type { RunProcess } from '../../runs/run-process.js';
 import type { Db } from './db.js';
 
 export interface RunRecord {

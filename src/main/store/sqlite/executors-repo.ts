@@ -1,4 +1,4 @@
-import { executorSchema, type ExecutorConfig } from '../../shared/contract/executors.js';
+import { executorSchema, type ExecutorConfig } from '../../../shared/contract/executors.js';
 import type { Db } from './db.js';
 
 export type ExecutorsRepository = ReturnType<typeof createExecutorsRepository>;

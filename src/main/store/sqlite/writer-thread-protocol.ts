@@ -1,6 +1,6 @@
-import type { BatchItem, BatchResult } from './delivery-batch.js';
+import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import type { RetentionPolicy } from './retention.js';
-import type { BatchStoreOptions } from './sqlite-batch-store.js';
+import type { BatchStoreOptions } from './batch-store.js';
 
 /** What the writer thread is started with. */
 export interface WriterThreadData {

@@ -2,11 +2,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { describeError, type Logger } from '../log.js';
-import type { BatchItem, BatchResult, DeliveryBatchStore } from './delivery-batch.js';
+import { describeError, type Logger } from '../../log.js';
+import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
 import type { RetentionPolicy } from './retention.js';
-import type { BatchStoreOptions } from './sqlite-batch-store.js';
+import type { BatchStoreOptions } from './batch-store.js';
 import {
   bodyBytes,
   fromThreadError,

@@ -1,4 +1,4 @@
-import type { LinkCheck, LinkKind, LinkRecovery } from '../../shared/contract/links.js';
+import type { LinkCheck, LinkKind, LinkRecovery } from '../../../shared/contract/links.js';
 import type { Db } from './db.js';
 
 export interface LinkRecord {
