@@ -1,23 +1,22 @@
 import type { RateGate } from '../ingress/rate-gate.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import type { AlarmsRepository } from './sqlite/alarms-repo.js';
-import type { AttemptsRepository } from './sqlite/attempts-repo.js';
-import type { AutomationsRepository } from './sqlite/automations-repo.js';
-import type { DeliveriesRepository } from './sqlite/deliveries-repo.js';
+import type { AlarmsRepository } from './alarms.js';
+import type { AttemptsRepository } from './attempts.js';
+import type { AutomationsRepository } from './automations.js';
+import type { DeliveriesRepository } from './deliveries.js';
 import type { DeliveryBatchStore } from './delivery-batch.js';
-import type { DeliveryScans } from './sqlite/delivery-scans.js';
-import type { ExecutorsRepository } from './sqlite/executors-repo.js';
-import type { FactoriesRepository } from './sqlite/factories-repo.js';
-import type { LinksRepository } from './sqlite/links-repo.js';
-import type { MetricsReader } from './sqlite/metrics-reader.js';
-import type { Retention } from './sqlite/retention.js';
-import type { RunsRepository } from './sqlite/runs-repo.js';
-import type { SecretsRepository } from './sqlite/secrets-repo.js';
-import type { SettingsRepository } from './sqlite/settings-repo.js';
+import type { ExecutorsRepository } from './executors.js';
+import type { FactoriesRepository } from './factories.js';
+import type { LinksRepository } from './links.js';
+import type { MetricsReader } from './metrics-queries.js';
+import type { Retention } from './retention-policy.js';
+import type { RunsRepository } from './runs.js';
+import type { DeliveryScans } from './scans.js';
+import type { SecretsRepository } from './secrets.js';
+import type { SettingsRepository } from './settings.js';
 import type { StorePeers } from './store-peers.js';
-import type { TokensRepository } from './sqlite/tokens-repo.js';
-import type { WebhooksRepository } from './sqlite/webhooks-repo.js';
-
+import type { TokensRepository } from './tokens.js';
+import type { WebhooksRepository } from './webhooks.js';
 /**
  * A repository's shape with every method answering a Promise. SQLite answers from synchronous
  * better-sqlite3 calls, PostgreSQL from the network; callers cannot tell which.
@@ -26,6 +25,14 @@ export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R
     ? (...args: A) => Promise<Awaited<R>>
     : never;
+};
+
+/**
+ * A repository's shape with every method answering at once: what SQLite's repositories are (the
+ * writer thread and tests call them so), made async for the store by `asyncRepository`.
+ */
+export type Sync<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
 };
 
 /**
@@ -51,22 +58,22 @@ export function asyncRepository<T extends object>(repo: T): Async<T> {
 
 /** The repositories every store offers; the same set, bound to one connection, inside a transaction. */
 export interface StoreRepositories {
-  factories: Async<FactoriesRepository>;
-  webhooks: Async<WebhooksRepository>;
-  automations: Async<AutomationsRepository>;
-  deliveries: Async<DeliveriesRepository>;
-  runs: Async<RunsRepository>;
-  secrets: Async<SecretsRepository>;
-  tokens: Async<TokensRepository>;
-  settings: Async<SettingsRepository>;
-  executors: Async<ExecutorsRepository>;
-  alarms: Async<AlarmsRepository>;
-  attempts: Async<AttemptsRepository>;
-  scans: Async<DeliveryScans>;
-  retention: Async<Retention>;
-  metrics: Async<MetricsReader>;
+  factories: FactoriesRepository;
+  webhooks: WebhooksRepository;
+  automations: AutomationsRepository;
+  deliveries: DeliveriesRepository;
+  runs: RunsRepository;
+  secrets: SecretsRepository;
+  tokens: TokensRepository;
+  settings: SettingsRepository;
+  executors: ExecutorsRepository;
+  alarms: AlarmsRepository;
+  attempts: AttemptsRepository;
+  scans: DeliveryScans;
+  retention: Retention;
+  metrics: MetricsReader;
   /** Provider links and the recovery ledger (PRODUCT §19). */
-  links: Async<LinksRepository>;
+  links: LinksRepository;
 }
 
 export type StoreKind = 'sqlite' | 'postgres';

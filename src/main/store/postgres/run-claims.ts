@@ -1,4 +1,4 @@
-import { toRecord, type RunOutcome, type RunRecord, type RunRef } from '../sqlite/runs-repo.js';
+import { toRecord, type RunOutcome, type RunRecord, type RunRef } from '../runs.js';
 import { withTransaction } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import type { PgPool } from './pool.js';

@@ -7,8 +7,7 @@ import {
   type RunRecord,
   type RunRef,
   type RunsRepository,
-} from '../sqlite/runs-repo.js';
-import type { Async } from '../store.js';
+} from '../runs.js';
 import type { Queryable } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -66,7 +65,7 @@ const insertParams = (runs: readonly NewRun[]): unknown[] => [
 export function createPostgresRunsRepository(
   q: Queryable,
   { replicaId, leaseMs }: PostgresRunsOptions,
-): { runs: Async<RunsRepository>; leases: RunLeases } {
+): { runs: RunsRepository; leases: RunLeases } {
   const held = new Set<string>();
   let keeper: LeaseKeeper | null = null;
   const release = (id: string): void => {
@@ -114,7 +113,7 @@ export function createPostgresRunsRepository(
     },
   };
 
-  const runs: Async<RunsRepository> = {
+  const runs: RunsRepository = {
     async get(id) {
       const [row] = await rows(`${SELECT} WHERE r.id = $1`, [id]);
       return row ? toRecord(row) : null;

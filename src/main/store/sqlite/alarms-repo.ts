@@ -1,3 +1,5 @@
+import type { AlarmSettingsRecord, RaisedAlarm, AlarmsRepository } from '../alarms.js';
+import type { Sync } from '../store.js';
 import {
   alarmNotificationSchema,
   type AlarmKind,
@@ -5,24 +7,8 @@ import {
 } from '../../../shared/contract/alarms.js';
 import type { Db } from './db.js';
 
-export interface AlarmSettingsRecord {
-  webhookUid: string;
-  expectedEveryMinutes: number | null;
-  /** When the cadence was last set: a quiet spell counts from then at the earliest. */
-  cadenceSetAt: number;
-  authFailureStreak: number | null;
-}
-
-export interface RaisedAlarm {
-  webhookUid: string;
-  kind: AlarmKind;
-  since: number;
-}
-
-export type AlarmsRepository = ReturnType<typeof createAlarmsRepository>;
-
 /** Alarm settings per webhook, the alarms raised now, and how each factory is notified. */
-export function createAlarmsRepository(db: Db) {
+export function createAlarmsRepository(db: Db): Sync<AlarmsRepository> {
   const settings = db.prepare<
     [string],
     {

@@ -1,47 +1,13 @@
-import type { WebhookTrigger } from '../../../shared/contract/triggers.js';
+import {
+  type AutomationRecord,
+  type AutomationRow,
+  toRecord,
+  type AutomationsRepository,
+} from '../automations.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export interface AutomationRecord {
-  id: string;
-  factoryId: string;
-  name: string;
-  prompt: string;
-  enabled: boolean;
-  triggers: WebhookTrigger[];
-  sourceFile: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AutomationRow {
-  id: string;
-  factory_id: string;
-  name: string;
-  prompt: string;
-  /** SQLite answers 0/1, PostgreSQL a boolean. */
-  enabled: number | boolean;
-  triggers: string;
-  source_file: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export const toRecord = (r: AutomationRow): AutomationRecord => ({
-  id: r.id,
-  factoryId: r.factory_id,
-  name: r.name,
-  prompt: r.prompt,
-  enabled: r.enabled === 1 || r.enabled === true,
-  // Written only after validation against the trigger schema, so read back as trusted.
-  triggers: JSON.parse(r.triggers) as WebhookTrigger[],
-  sourceFile: r.source_file,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-export type AutomationsRepository = ReturnType<typeof createAutomationsRepository>;
-
-export function createAutomationsRepository(db: Db) {
+export function createAutomationsRepository(db: Db): Sync<AutomationsRepository> {
   const all = db.prepare<[], AutomationRow>('SELECT * FROM automations ORDER BY created_at, id');
   const byFactory = db.prepare<[string], AutomationRow>(
     'SELECT * FROM automations WHERE factory_id = ? ORDER BY name, id',

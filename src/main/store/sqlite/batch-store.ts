@@ -7,8 +7,9 @@ import type {
   DeliveryBatchStore,
   RequestContext,
 } from '../delivery-batch.js';
-import { entryBase, oneByOneNow } from '../delivery-batch.js';
-import type { DeliveryRecord } from './deliveries-repo.js';
+import { oneByOneNow } from '../delivery-batch.js';
+import { acceptedRecord, rejectedRecord, type AcceptDecision } from '../batch-records.js';
+import type { DeliveryRecord } from '../deliveries.js';
 import { signatureClaim } from '../signature-claims.js';
 
 export interface BatchStoreOptions {
@@ -72,7 +73,11 @@ export function sqliteBatchCommitter(
   };
 
   const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
-    const base = entryBase(item);
+    const decided = (decision: AcceptDecision) => {
+      const record = acceptedRecord(item, decision);
+      write(record.row, item.request);
+      return record;
+    };
     if (!item.replayOf) {
       // A replayed signature first: its key cannot be chosen by a sender, the identity can.
       const signature = signatureClaim(item, options.dedupeWindowMs);
@@ -82,46 +87,19 @@ export function sqliteBatchCommitter(
           ? replayed
           : findKey.get(item.webhookUid, item.identity);
       if (previous && previous.accepted_at > item.receivedAt - options.dedupeWindowMs) {
-        const row = write(
-          {
-            ...base,
-            label: 'Duplicate',
-            reason: null,
-            // Metadata only, as for its payload.
-            summary: null,
-            duplicateOf: previous.delivery_id,
-            runIds: [],
-          },
-          item.request,
-        );
-        return {
-          outcome: { label: 'Duplicate', deliveryId: item.id, duplicateOf: previous.delivery_id },
-          row,
-        };
+        return decided({ label: 'Duplicate', duplicateOf: previous.delivery_id });
       }
       upsertKey.run(item.webhookUid, item.identity, item.id, item.receivedAt);
       if (signature) {
         upsertKey.run(item.webhookUid, signature.identity, item.id, signature.acceptedAt);
       }
     }
-    const runIds = item.runs.map((r) => r.id);
-    const row = write(
-      {
-        ...base,
-        label: 'Accepted',
-        reason: item.replayOf
-          ? `replay of ${item.replayOf} (duplicate check skipped on purpose)`
-          : null,
-        duplicateOf: null,
-        runIds,
-      },
-      item.request,
-    );
+    const accepted = decided({ label: 'Accepted' });
     insertPayload.run(item.id, item.body);
     for (const run of item.runs) {
       insertRun.run(run.id, run.automationId, item.id, item.webhookUid, run.input, item.receivedAt);
     }
-    return { outcome: { label: 'Accepted', deliveryId: item.id, runIds }, row };
+    return accepted;
   };
 
   const writeAll = db.transaction((batch: BatchItem[]): BatchResult => {
@@ -133,13 +111,7 @@ export function sqliteBatchCommitter(
         outcomes.push(outcome);
         committed.push(row);
       } else {
-        const { request, ...entry } = pending.item;
-        committed.push(
-          write(
-            { ...entry, duplicateOf: null, replayOf: null, summary: null, runIds: [] },
-            request,
-          ),
-        );
+        committed.push(write(rejectedRecord(pending.item), pending.item.request));
       }
     }
     return { outcomes, committed };

@@ -1,95 +1,26 @@
+import {
+  type DeliveryRecord,
+  type DeliveryRow,
+  toRecord,
+  RECOVERED_COLUMN,
+  type DeliveryPageFilter,
+  type DeliveriesRepository,
+} from '../deliveries.js';
+import type { Sync } from '../store.js';
 import type Database from 'better-sqlite3';
 import type { DeliveryLabel } from '../../../shared/labels.js';
 import type { Db } from './db.js';
 import type { RequestContext } from '../delivery-batch.js';
 import { idFloor } from '../../../shared/delivery-ids.js';
-import { shownSize } from '../item-bounds.js';
-import {
-  queryParams,
-  shapeKey,
-  whereClause,
-  type DeliveryPageFilter,
-  type QueryParams,
-} from './delivery-query.js';
-
-export type IdentitySource =
-  'delivery-id-header' | 'provider-header' | 'x-service-delivery-id' | 'body-sha256';
-
-export interface DeliveryRecord {
-  id: string;
-  webhookUid: string;
-  label: DeliveryLabel;
-  size: number;
-  receivedAt: number;
-  identity: string | null;
-  identitySource: IdentitySource | null;
-  clientAddress: string | null;
-  reason: string | null;
-  duplicateOf: string | null;
-  replayOf: string | null;
-  /** Derived when the delivery was received; null when unknown. */
-  eventType: string | null;
-  /** One line about the payload (PRODUCT.md §22); null when none was derived. */
-  summary: string | null;
-  runIds: string[];
-  /** Brought by a provider link's recovery (links-repo.ts); read only, never written here. */
-  recovered?: boolean;
-}
-
-/** One log row as both stores read it (postgres/deliveries-repo.ts selects the same columns). */
-export interface DeliveryRow {
-  id: string;
-  webhook_uid: string;
-  label: DeliveryLabel;
-  size: number;
-  received_at: number;
-  identity: string | null;
-  identity_source: IdentitySource | null;
-  client_address: string | null;
-  reason: string | null;
-  duplicate_of: string | null;
-  replay_of: string | null;
-  event_type: string | null;
-  summary: string | null;
-  run_ids: string | null;
-  recovered?: number | boolean | null;
-}
-
-/** Also maps PostgreSQL rows: one mapper, so the two stores cannot drift. */
-export const toRecord = (r: DeliveryRow): DeliveryRecord => ({
-  id: r.id,
-  webhookUid: r.webhook_uid,
-  label: r.label,
-  size: shownSize(r.size),
-  receivedAt: r.received_at,
-  identity: r.identity,
-  identitySource: r.identity_source,
-  clientAddress: r.client_address,
-  reason: r.reason,
-  duplicateOf: r.duplicate_of,
-  replayOf: r.replay_of,
-  eventType: r.event_type,
-  summary: r.summary,
-  runIds: r.run_ids ? r.run_ids.split(',') : [],
-  ...(r.recovered === undefined ? {} : { recovered: Boolean(r.recovered) }),
-});
-
-/** An Accepted entry whose identity a provider link's recovery asked for before it arrived. */
-export const RECOVERED_COLUMN = `
-  (d.label = 'Accepted' AND EXISTS (SELECT 1 FROM link_asks a WHERE a.webhook_uid = d.webhook_uid
-     AND a.identity = d.identity AND a.asked_at <= d.received_at)) AS recovered`;
+import { queryParams, shapeKey, whereClause, type QueryParams } from './delivery-query.js';
 
 const SELECT_WITH_RUNS = `
   SELECT d.*, (SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
     ${RECOVERED_COLUMN}
   FROM deliveries d`;
 
-export type { DeliveryPageFilter } from './delivery-query.js';
-
-export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;
-
 /** The read side of the delivery log; writes go through the delivery writer only. */
-export function createDeliveriesRepository(db: Db) {
+export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
   // One statement per combination of filters used, prepared on first use.
   const pages = new Map<string, Database.Statement<QueryParams, DeliveryRow>>();
   const counts = new Map<string, Database.Statement<QueryParams, { n: number }>>();

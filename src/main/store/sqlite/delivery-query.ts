@@ -1,22 +1,5 @@
 import { idFloor } from '../../../shared/delivery-ids.js';
-import type { DeliveryLabel } from '../../../shared/labels.js';
-
-/** What a page of the log may be narrowed by (PRODUCT.md §14). All of them hold at once. */
-export interface DeliveryPageFilter {
-  /** Any of these labels; empty or absent: every label. */
-  labels?: readonly DeliveryLabel[] | undefined;
-  /** Exactly this identity. */
-  identity?: string | undefined;
-  /** A substring (at least 3 characters) of the ID, identity, event type, summary or payload text. */
-  q?: string | undefined;
-  eventType?: string | undefined;
-  /** Received at or after, epoch ms. */
-  from?: number | undefined;
-  /** Received at or before, epoch ms. */
-  to?: number | undefined;
-}
-
-export const MIN_SEARCH_LENGTH = 3;
+import type { DeliveryPageFilter } from '../deliveries.js';
 
 /** An FTS5 phrase: the text taken literally (quotes doubled), matched as a substring by trigrams. */
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;

@@ -1,41 +1,19 @@
+import {
+  toEntry,
+  type AcceptedEntry,
+  type EntryRow,
+  type StoredPayload,
+  type DeliveryScans,
+} from '../scans.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
-
-export interface AcceptedEntry {
-  id: string;
-  webhookUid: string;
-  receivedAt: number;
-  eventType: string | null;
-  size: number;
-}
-
-export interface StoredPayload extends AcceptedEntry {
-  body: Buffer;
-}
-
-interface EntryRow {
-  id: string;
-  webhook_uid: string;
-  received_at: number;
-  event_type: string | null;
-  size: number;
-}
-
-const toEntry = (r: EntryRow): AcceptedEntry => ({
-  id: r.id,
-  webhookUid: r.webhook_uid,
-  receivedAt: r.received_at,
-  eventType: r.event_type,
-  size: r.size,
-});
-
-export type DeliveryScans = ReturnType<typeof createDeliveryScans>;
 
 /**
  * Reads over a webhook's Accepted deliveries for the tester's loop: what `hookport forward` has
  * still to send (oldest first, after a place), and the newest stored payloads that the filter lab
  * and field autocomplete read. Each walks the (webhook_uid, id) index of one webhook.
  */
-export function createDeliveryScans(db: Db) {
+export function createDeliveryScans(db: Db): Sync<DeliveryScans> {
   const after = db.prepare<[string, string, number], EntryRow>(`
     SELECT id, webhook_uid, received_at, event_type, size FROM deliveries
     WHERE webhook_uid = ? AND id > ? AND label = 'Accepted' ORDER BY id LIMIT ?`);

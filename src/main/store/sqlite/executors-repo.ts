@@ -1,10 +1,10 @@
+import type { ExecutorsRepository } from '../executors.js';
+import type { Sync } from '../store.js';
 import { executorSchema, type ExecutorConfig } from '../../../shared/contract/executors.js';
 import type { Db } from './db.js';
 
-export type ExecutorsRepository = ReturnType<typeof createExecutorsRepository>;
-
 /** `factories.executor`: the JSON executor config of each factory (PRODUCT.md §7). */
-export function createExecutorsRepository(db: Db) {
+export function createExecutorsRepository(db: Db): Sync<ExecutorsRepository> {
   const read = db.prepare<[string], { executor: string }>(
     'SELECT executor FROM factories WHERE id = ?',
   );

@@ -1,34 +1,13 @@
+import {
+  type FactoryRecord,
+  type FactoryRow,
+  toRecord,
+  type FactoriesRepository,
+} from '../factories.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export interface FactoryRecord {
-  id: string;
-  name: string;
-  definitionsDir: string | null;
-  executor: string;
-  createdAt: number;
-}
-
-export interface FactoryRow {
-  id: string;
-  name: string;
-  definitions_dir: string | null;
-  executor: string;
-  created_at: number;
-}
-
-export const toRecord = (r: FactoryRow): FactoryRecord => ({
-  id: r.id,
-  name: r.name,
-  definitionsDir: r.definitions_dir,
-  executor: r.executor,
-  createdAt: r.created_at,
-});
-
-export const DEFAULT_FACTORY_ID = 'default';
-
-export type FactoriesRepository = ReturnType<typeof createFactoriesRepository>;
-
-export function createFactoriesRepository(db: Db) {
+export function createFactoriesRepository(db: Db): Sync<FactoriesRepository> {
   const all = db.prepare<[], FactoryRow>('SELECT * FROM factories ORDER BY created_at, id');
   const one = db.prepare<[string], FactoryRow>('SELECT * FROM factories WHERE id = ?');
   const insert = db.prepare(

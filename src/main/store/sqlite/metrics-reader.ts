@@ -1,9 +1,9 @@
+import type { MetricsReader } from '../metrics-queries.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export type MetricsReader = ReturnType<typeof createMetricsReader>;
-
 /** What /metrics reads from the database when it is scraped (not on any delivery's path). */
-export function createMetricsReader(db: Db) {
+export function createMetricsReader(db: Db): Sync<MetricsReader> {
   // A run's executor is its factory's (through the webhook: automations may be deleted).
   const runs = db.prepare<[], { status: string; executor: string; n: number }>(`
     SELECT r.status AS status, coalesce(json_extract(f.executor, '$.kind'), 'unknown') AS executor,

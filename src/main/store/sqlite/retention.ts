@@ -1,21 +1,12 @@
+import type { RetentionPolicy, Retention } from '../retention-policy.js';
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import { createIndexUpkeep } from './index-upkeep.js';
 import { pacedSlices, RETENTION_PACING, unsyncedTransaction } from './paced-slices.js';
 
-export interface RetentionPolicy {
-  /** Every delivery newer than this many days is kept. */
-  days: number;
-  /** And at least this many of the newest per webhook, however old. */
-  minPerWebhook: number;
-  dedupeWindowMs: number;
-}
-
 const DAY_MS = 24 * 60 * 60_000;
 /** Entries read from the time index per step; a slice deletes as many steps as its budget allows. */
 const STEP = 32;
-
-export type Retention = ReturnType<typeof createRetention>;
 
 interface Candidate {
   rowid: number;
@@ -34,7 +25,7 @@ interface Candidate {
  * the policy protects is ever deleted). Then the search index merges what the deletions left
  * (index-upkeep.ts), paced the same way.
  */
-export function createRetention(db: Db) {
+export function createRetention(db: Db): Retention {
   const live = (): boolean => db.open;
   const pastCutoff = db.prepare<
     { cutoff: number; at: number; rowid: number; limit: number },

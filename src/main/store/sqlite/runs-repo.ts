@@ -1,107 +1,20 @@
-import { encodeTime } from 'ulid';
+import {
+  type RunRow,
+  type RunRecord,
+  toRecord,
+  type RunRef,
+  type RunOutcome,
+  type NewRun,
+  firstRunIdAt,
+  type RerunCandidatesFilter,
+  type RerunCandidates,
+  RERUNNABLE,
+  type RunsRepository,
+} from '../runs.js';
+import type { Sync } from '../store.js';
 import type { RunStatus } from '../../../shared/contract/runs.js';
 import type { RunProcess } from '../../runs/run-process.js';
 import type { Db } from './db.js';
-
-export interface RunRecord {
-  id: string;
-  automationId: string;
-  automationName: string | null;
-  /** The automation's factory; null once the automation was deleted. */
-  factoryId: string | null;
-  deliveryId: string;
-  webhookUid: string;
-  webhookName: string | null;
-  status: RunStatus;
-  /** PROMPT.md. */
-  input: string;
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  exitCode: number | null;
-  output: string | null;
-  error: string | null;
-  rerunOf: string | null;
-  /** Runs that re-run this one, oldest first. */
-  reruns: string[];
-  /** The last HTTP status the executor's URL answered (http executor only). */
-  httpStatus: number | null;
-  /** A `command` run's program, recorded as it started; null for other executors. */
-  process: RunProcess | null;
-}
-
-interface RunRow {
-  id: string;
-  automation_id: string;
-  automation_name: string | null;
-  factory_id: string | null;
-  delivery_id: string;
-  webhook_uid: string;
-  webhook_name: string | null;
-  status: RunStatus;
-  input: string;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  exit_code: number | null;
-  output: string | null;
-  error: string | null;
-  rerun_of: string | null;
-  rerun_ids: string | null;
-  http_status: number | null;
-  process_group: number | null;
-  process_started: string | null;
-}
-
-/** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
-export const toRecord = (r: RunRow): RunRecord => ({
-  id: r.id,
-  automationId: r.automation_id,
-  automationName: r.automation_name,
-  factoryId: r.factory_id,
-  deliveryId: r.delivery_id,
-  webhookUid: r.webhook_uid,
-  webhookName: r.webhook_name,
-  status: r.status,
-  input: r.input,
-  createdAt: r.created_at,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-  exitCode: r.exit_code,
-  output: r.output,
-  error: r.error,
-  rerunOf: r.rerun_of,
-  reruns: r.rerun_ids ? r.rerun_ids.split(',').sort() : [],
-  httpStatus: r.http_status,
-  process: r.process_group === null ? null : { group: r.process_group, started: r.process_started },
-});
-
-/** Enough of a run to announce it. */
-export interface RunRef {
-  id: string;
-  automation_id: string;
-  delivery_id: string;
-}
-
-/** How a run ended, as the dispatcher writes it. */
-export interface RunOutcome {
-  status: Extract<RunStatus, 'succeeded' | 'failed' | 'interrupted'>;
-  exitCode: number | null;
-  output: string | null;
-  error: string | null;
-  /** The last HTTP status the executor's URL answered (http executor only). */
-  httpStatus?: number | null;
-}
-
-export interface NewRun {
-  id: string;
-  automationId: string;
-  deliveryId: string;
-  webhookUid: string;
-  input: string;
-  createdAt: number;
-  rerunOf: string | null;
-}
 
 const SELECT = `
   SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
@@ -110,41 +23,14 @@ const SELECT = `
   LEFT JOIN automations a ON a.id = r.automation_id
   LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
 
-/** Run IDs are ULIDs of their delivery's time, so "since" is a range on the primary key. */
-export const firstRunIdAt = (ms: number): string =>
-  `run_${encodeTime(Math.max(0, ms), 10)}0000000000000000`;
-
-export interface RerunCandidatesFilter {
-  status: RunStatus;
-  automation: string | null;
-  since: number | null;
-}
-
-/**
- * Runs in a status not re-run yet: those that can be (`items`, oldest first, and how many in
- * all), and those that cannot (`cannot`, oldest first: their automation was deleted or their
- * payload pruned). Apart, so that old runs that cannot be re-run never fill a call's page.
- */
-export interface RerunCandidates {
-  items: RunRecord[];
-  total: number;
-  cannot: RunRecord[];
-}
-
-/** What a run needs to be re-run (its row joined as `r`, its automation as `a`), in both dialects. */
-export const RERUNNABLE = `a.factory_id IS NOT NULL
-  AND EXISTS (SELECT 1 FROM payloads p WHERE p.delivery_id = r.delivery_id)`;
-
 interface RerunFilter {
   status: RunStatus;
   automation: string | null;
   fromId: string;
 }
 
-export type RunsRepository = ReturnType<typeof createRunsRepository>;
-
 /** Reads runs and moves them through their states; accepted runs are inserted by the delivery writer. */
-export function createRunsRepository(db: Db) {
+export function createRunsRepository(db: Db): Sync<RunsRepository> {
   const one = db.prepare<[string], RunRow>(`${SELECT} WHERE r.id = ?`);
   const page = db.prepare<
     { automation: string | null; status: string | null; before: string | null; limit: number },

@@ -1,32 +1,8 @@
+import { type SecretRecord, type SecretRow, toRecord, type SecretsRepository } from '../secrets.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export interface SecretRecord {
-  factoryId: string;
-  name: string;
-  fingerprint: string;
-  createdAt: number;
-  rotatedAt: number | null;
-}
-
-export interface SecretRow {
-  factory_id: string;
-  name: string;
-  fingerprint: string;
-  created_at: number;
-  rotated_at: number | null;
-}
-
-export const toRecord = (r: SecretRow): SecretRecord => ({
-  factoryId: r.factory_id,
-  name: r.name,
-  fingerprint: r.fingerprint,
-  createdAt: r.created_at,
-  rotatedAt: r.rotated_at,
-});
-
-export type SecretsRepository = ReturnType<typeof createSecretsRepository>;
-
-export function createSecretsRepository(db: Db) {
+export function createSecretsRepository(db: Db): Sync<SecretsRepository> {
   const all = db.prepare<[], SecretRow>('SELECT * FROM secrets ORDER BY factory_id, name');
   const byFactory = db.prepare<[string], SecretRow>(
     'SELECT * FROM secrets WHERE factory_id = ? ORDER BY name',

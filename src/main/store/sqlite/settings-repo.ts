@@ -1,9 +1,9 @@
+import type { SettingsRepository } from '../settings.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
-
 /** A small key → JSON value table for relay-wide settings. */
-export function createSettingsRepository(db: Db) {
+export function createSettingsRepository(db: Db): Sync<SettingsRepository> {
   const get = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
   const set = db.prepare(
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

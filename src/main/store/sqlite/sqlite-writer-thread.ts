@@ -5,7 +5,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
-import type { RetentionPolicy } from './retention.js';
+import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 import {
   bodyBytes,

@@ -1,34 +1,10 @@
+import { type ApiTokenRecord, type TokenRow, toRecord, type TokensRepository } from '../tokens.js';
+import type { Sync } from '../store.js';
 import type { Role } from '../../../shared/contract/define.js';
 import type { Db } from './db.js';
 
-export interface ApiTokenRecord {
-  id: string;
-  name: string;
-  role: Role;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
-
-export interface TokenRow {
-  id: string;
-  name: string;
-  role: Role;
-  created_at: number;
-  last_used_at: number | null;
-}
-
-export const toRecord = (r: TokenRow): ApiTokenRecord => ({
-  id: r.id,
-  name: r.name,
-  role: r.role,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-});
-
-export type TokensRepository = ReturnType<typeof createTokensRepository>;
-
 /** Minted admin tokens and UI sessions; both are kept as SHA-256 hashes, never as values. */
-export function createTokensRepository(db: Db) {
+export function createTokensRepository(db: Db): Sync<TokensRepository> {
   const list = db.prepare<[], TokenRow>(
     'SELECT * FROM api_tokens WHERE revoked_at IS NULL ORDER BY created_at',
   );

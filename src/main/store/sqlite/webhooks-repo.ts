@@ -1,64 +1,15 @@
-import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/signature-schemes.js';
-import type { AuthMode } from '../../../shared/contract/webhooks.js';
+import {
+  type WebhookRecord,
+  type WebhookRow,
+  toRecord,
+  type NewWebhook,
+  type WebhookChanges,
+  type WebhooksRepository,
+} from '../webhooks.js';
+import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 
-export interface WebhookRecord {
-  uid: string;
-  factoryId: string;
-  name: string;
-  authMode: AuthMode;
-  signatureScheme: SignatureSchemeName | null;
-  signatureOptions: GenericHmacOptions | null;
-  secretName: string;
-  deliveryIdHeader: string | null;
-  /** Where a token, URL-token or generic-HMAC webhook reads the event type (§13); null: none. */
-  eventTypePath: string | null;
-  enabled: boolean;
-  createdAt: number;
-  deletedAt: number | null;
-}
-
-export interface WebhookRow {
-  uid: string;
-  factory_id: string;
-  name: string;
-  auth_mode: AuthMode;
-  signature_scheme: SignatureSchemeName | null;
-  signature_options: string | null;
-  secret_name: string;
-  delivery_id_header: string | null;
-  event_type_path: string | null;
-  /** SQLite answers 0/1, PostgreSQL a boolean. */
-  enabled: number | boolean;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-export const toRecord = (r: WebhookRow): WebhookRecord => ({
-  uid: r.uid,
-  factoryId: r.factory_id,
-  name: r.name,
-  authMode: r.auth_mode,
-  signatureScheme: r.signature_scheme,
-  signatureOptions: r.signature_options
-    ? (JSON.parse(r.signature_options) as GenericHmacOptions)
-    : null,
-  secretName: r.secret_name,
-  deliveryIdHeader: r.delivery_id_header,
-  eventTypePath: r.event_type_path,
-  enabled: r.enabled === 1 || r.enabled === true,
-  createdAt: r.created_at,
-  deletedAt: r.deleted_at,
-});
-
-export type NewWebhook = Omit<WebhookRecord, 'deletedAt'>;
-export type WebhookChanges = Partial<
-  Pick<WebhookRecord, 'name' | 'enabled' | 'deliveryIdHeader' | 'eventTypePath'>
->;
-
-export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
-
-export function createWebhooksRepository(db: Db) {
+export function createWebhooksRepository(db: Db): Sync<WebhooksRepository> {
   const live = db.prepare<[], WebhookRow>(
     'SELECT * FROM webhooks WHERE deleted_at IS NULL ORDER BY created_at, uid',
   );

@@ -1,5 +1,5 @@
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
-import type { RetentionPolicy } from './retention.js';
+import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 
 /** What the writer thread is started with. */

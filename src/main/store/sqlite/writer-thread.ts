@@ -14,7 +14,8 @@ import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './batch-store.js';
-import { createSearchIndex, SearchIndexer, SQLITE_PACING } from './search-index.js';
+import { SearchIndexer } from '../search-indexer.js';
+import { createSearchIndex, SQLITE_PACING } from './search-index.js';
 import {
   reviveBodies,
   toThreadError,
