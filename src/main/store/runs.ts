@@ -52,7 +52,7 @@ export interface RunRow {
   process_started: string | null;
 }
 
-/** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
+/** Maps both stores' rows (postgres/runs-repo.ts reads the same columns): they cannot drift. */
 export const toRecord = (r: RunRow): RunRecord => ({
   id: r.id,
   automationId: r.automation_id,

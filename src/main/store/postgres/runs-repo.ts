@@ -6,12 +6,24 @@ import {
   type NewRun,
   type RunRecord,
   type RunRef,
+  type RunRow,
   type RunsRepository,
 } from '../runs.js';
 import type { Queryable } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { PICK_QUEUED, RECORD_COLUMNS, type RunRow } from './run-claims.js';
+
+/** The columns SQLite's runs-repo.ts reads, so that the one mapper (runs.ts) reads these rows too. */
+const RECORD_COLUMNS = `
+  r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
+  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
+
+/** The oldest queued runs of a factory that no other transaction is claiming right now. */
+const PICK_QUEUED = `
+  SELECT r.id FROM runs r JOIN automations a ON a.id = r.automation_id
+  WHERE r.status = 'queued' AND a.factory_id = $1
+  ORDER BY r.id LIMIT $2
+  FOR UPDATE OF r SKIP LOCKED`;
 
 export interface PostgresRunsOptions {
   /** This replica, as written in `runs.lease_owner`; unique per process. */
