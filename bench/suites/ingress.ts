@@ -42,7 +42,7 @@ import {
   type Path,
   type Row,
 } from '../ingress/rounds.js';
-import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite-writer-thread.js';
+import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite/sqlite-writer-thread.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 import type { BenchSuite } from './index.js';
 
@@ -50,7 +50,7 @@ const SMALL = 1024;
 const LARGE = 64 * 1024;
 const MB = 1024 * 1024;
 /** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
-const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const RELAY_WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
 
 /**
  * Spends the webhook's 60-a-minute delivery budget so that every request after it gets 429;

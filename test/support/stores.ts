@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CoreConfig } from '../../src/main/config.js';
 import { DEDUPE_WINDOW_MS } from '../../src/main/ingress/limits.js';
 import { openPostgresStore } from '../../src/main/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/main/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/main/store/sqlite/sqlite-store.js';
 import type { StoreKind } from '../../src/main/store/store.js';
 import { createTestDatabase } from './postgres-databases.js';
 
