@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
+import { neverWanted } from './writer-yield.js';
 
 /** One state's slices: how long each may take (it takes at least one entry), and how often. */
 export interface SliceSize {
@@ -78,7 +79,7 @@ export interface IndexRun {
  * transaction that stops once `budgetMs` is spent (after at least one entry), so a burst of large
  * payloads never holds the database, or the event loop, for long.
  */
-export function createSearchIndex(db: Db) {
+export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWanted) {
   const queued = db.prepare<[number], { rowid: number }>(
     'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
   );
@@ -139,7 +140,8 @@ export function createSearchIndex(db: Db) {
         dequeue.run(rowid);
         indexed++;
         if (largest !== undefined) passedUpTo = rowid;
-        if (performance.now() - started >= budgetMs) {
+        // Someone waits for the write lock (writer-yield.ts): this slice ends here.
+        if (performance.now() - started >= budgetMs || lockWanted()) {
           return { indexed, more: true, deferred: deferred() };
         }
       }
@@ -157,6 +159,7 @@ export function createSearchIndex(db: Db) {
    * makes it durable with its own. Its fsync would be paid while holding the write lock.
    */
   const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
+    if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
     db.pragma('synchronous = NORMAL');
     try {
       return indexSlice(budgetMs, largestEntry);

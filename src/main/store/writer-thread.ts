@@ -15,6 +15,7 @@ import type { BatchItem, BatchResult } from './delivery-batch.js';
 import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './sqlite-batch-store.js';
 import { createSearchIndex, SearchIndexer, SQLITE_PACING } from './search-index.js';
+import { WriterYield } from './writer-yield.js';
 import {
   reviveBodies,
   toThreadError,
@@ -26,7 +27,8 @@ import {
 const port = parentPort;
 if (!port) throw new Error('writer-thread runs as a worker thread, started by SqliteWriterThread');
 const send = (message: FromWriterThread): void => port.postMessage(message);
-const { file, options } = workerData as WriterThreadData;
+const { file, options, lockWanted } = workerData as WriterThreadData;
+const waiters = new WriterYield(lockWanted);
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
 function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null {
@@ -44,7 +46,7 @@ const writer = open();
 if (writer) {
   let queued = false;
   const indexer = new SearchIndexer(
-    createSearchIndex(writer.db),
+    createSearchIndex(writer.db, waiters.wanted),
     SQLITE_PACING,
     (error) => send({ type: 'index-failed', error: toThreadError(error) }),
     // The main thread keeps an idle thread up while entries are still queued.
@@ -55,7 +57,7 @@ if (writer) {
     },
   );
   indexer.start();
-  const retention = createRetention(writer.db);
+  const retention = createRetention(writer.db, waiters.wanted);
   port.on('message', (message: ToWriterThread) => {
     if (message.type === 'prune') {
       const { id } = message;
@@ -73,6 +75,7 @@ if (writer) {
       port.close();
       return;
     }
+    waiters.taken();
     try {
       const result = writer.commit(reviveBodies(message.batch));
       indexer.markBusy();
