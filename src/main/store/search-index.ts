@@ -24,8 +24,14 @@ export interface IndexPacing {
   busy: SliceSize;
   /** Still busy, and behind for 5 s: the busy share would never shrink the queue. */
   behind: SliceSize;
-  /** When the ingress has been quiet since the last slice. */
+  /** When the ingress has been quiet since the last slice (and for `quietAfterMs`). */
   idle: SliceSize;
+  /**
+   * How long after the last commit the ingress counts as quiet (default 0: no commit since the
+   * last slice). A sender 5 times a second left gaps of 200 ms that each counted as quiet, so
+   * the idle share was taken between its deliveries.
+   */
+  quietAfterMs?: number;
 }
 
 /**
@@ -39,6 +45,8 @@ export const SQLITE_PACING: IndexPacing = {
   busy: { ms: 0.5, share: 0.04, largestEntry: 8 * 1024 },
   behind: { ms: 0.5, share: 0.1, largestEntry: 8 * 1024 },
   idle: { ms: 5, share: 0.8 },
+  // A sender's deliveries seconds apart are still a busy relay: the idle share waits for a lull.
+  quietAfterMs: 2_000,
 };
 /**
  * Each PostgreSQL slice is a transaction of round trips: fewer, longer ones. A quiet relay's
@@ -197,6 +205,7 @@ const RETRY_AFTER_ERROR_MS = 5_000;
  */
 export class SearchIndexer {
   private busy = false;
+  private lastBusyAt = -Infinity;
   /** When the queue was last found empty (or indexing began). */
   private caughtUpAt = performance.now();
   private timer: NodeJS.Timeout | null = null;
@@ -233,13 +242,14 @@ export class SearchIndexer {
 
   markBusy(): void {
     this.busy = true;
+    this.lastBusyAt = performance.now();
   }
 
   tick(): void {
     const started = performance.now();
     if (this.slicing || started < this.retryAt || started < this.nextAt) return;
     if (!this.busy && started < this.lookAgainAt) return;
-    const quiet = !this.busy;
+    const quiet = !this.busy && started - this.lastBusyAt >= (this.pacing.quietAfterMs ?? 0);
     const size = quiet
       ? this.pacing.idle
       : started - this.caughtUpAt >= BEHIND_AFTER_MS
