@@ -10,6 +10,8 @@ export interface SenderResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The slowest answers: when each was sent (s after the first) and how long it took. */
+  slowest: Array<{ atS: number; ms: number }>;
 }
 
 const percentile = (sorted: number[], p: number): number =>
@@ -28,6 +30,7 @@ export async function pacedSender(options: {
 }): Promise<SenderResult> {
   const random = new SeededRandom(7);
   const times: number[] = [];
+  const timeline: Array<{ atS: number; ms: number }> = [];
   let failed = 0;
   const inFlight: Array<Promise<void>> = [];
   const start = performance.now();
@@ -52,6 +55,7 @@ export async function pacedSender(options: {
         async (response) => {
           await response.arrayBuffer();
           times.push(performance.now() - sent);
+          timeline.push({ atS: (sent - start) / 1000, ms: performance.now() - sent });
           if (response.status !== 202) failed++;
         },
         () => {
@@ -69,5 +73,6 @@ export async function pacedSender(options: {
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     maxMs: sorted.at(-1) ?? 0,
+    slowest: timeline.sort((a, b) => b.ms - a.ms).slice(0, 8),
   };
 }

@@ -3,7 +3,7 @@
  * bench/ingress/processes.ts): `startCore` on a data dir the benchmark seeded (or an empty one),
  * the limits raised, and one JSON line on stdout once it listens, with how long it took to get
  * there. A webhook "sender" (Bearer token) takes the paced genuine sender's deliveries.
- *   scale-relay.mjs <data-dir>
+ *   scale-relay.mjs <data-dir> [--trace]   (--trace: slow-statements.ts, on stderr)
  * IPC: `"pending"` answers the entries still queued for the search index, `"loop"` the event
  * loop's delay since the last ask (monitorEventLoopDelay, 1 ms resolution); the relay's
  * `[retention]` and `[search]` log lines are sent as `{ log }`. SIGTERM stops it cleanly.
@@ -11,6 +11,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { startCore } from '../../src/main/core.js';
 import type { Logger } from '../../src/main/log.js';
+import { traceSlowStatements } from './slow-statements.js';
 
 export interface ScaleRelayInfo {
   ingressUrl: string;
@@ -22,8 +23,9 @@ export interface ScaleRelayInfo {
   readyMs: number;
 }
 
-const [dataDir] = process.argv.slice(2);
-if (!dataDir) throw new Error('usage: scale-relay.ts <data-dir>');
+const [dataDir, trace] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: scale-relay.ts <data-dir> [--trace]');
+if (trace === '--trace') traceSlowStatements(20, (line) => process.stderr.write(`${line}\n`));
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 const forward = (line: string): void => {

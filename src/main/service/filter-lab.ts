@@ -69,15 +69,20 @@ async function* newestPayloads(
 ): AsyncGenerator<StoredPayload> {
   let left = limit;
   let before: string | undefined;
-  while (left > 0) {
-    const page = await deps.scans.newestPayloads(webhookUids, Math.min(PAGE, left), before);
-    if (page.length === 0) return;
-    for (const entry of page) {
-      await slicer.turn();
-      yield entry;
+  try {
+    while (left > 0) {
+      const page = await deps.scans.newestPayloads(webhookUids, Math.min(PAGE, left), before);
+      if (page.length === 0) return;
+      for (const entry of page) {
+        await slicer.turn();
+        yield entry;
+      }
+      left -= page.length;
+      before = page.at(-1)!.id;
     }
-    left -= page.length;
-    before = page.at(-1)!.id;
+  } finally {
+    // Ended, failed or abandoned: the other scans' slices go on.
+    slicer.done();
   }
 }
 

@@ -22,8 +22,14 @@ export interface IndexPacing {
   busy: SliceSize;
   /** Still busy, and behind for 5 s: the busy share would never shrink the queue. */
   behind: SliceSize;
-  /** When the ingress has been quiet since the last slice. */
+  /** When the ingress has been quiet since the last slice (and for `quietAfterMs`). */
   idle: SliceSize;
+  /**
+   * How long after the last commit the ingress counts as quiet (default 0: no commit since the
+   * last slice). A sender 5 times a second left gaps of 200 ms that each counted as quiet, so
+   * the idle share was taken between its deliveries.
+   */
+  quietAfterMs?: number;
 }
 
 const BEHIND_AFTER_MS = 5_000;
@@ -70,6 +76,7 @@ const RETRY_AFTER_ERROR_MS = 5_000;
  */
 export class SearchIndexer {
   private busy = false;
+  private lastBusyAt = -Infinity;
   /** When the queue was last found empty (or indexing began). */
   private caughtUpAt = performance.now();
   private timer: NodeJS.Timeout | null = null;
@@ -106,13 +113,14 @@ export class SearchIndexer {
 
   markBusy(): void {
     this.busy = true;
+    this.lastBusyAt = performance.now();
   }
 
   tick(): void {
     const started = performance.now();
     if (this.slicing || started < this.retryAt || started < this.nextAt) return;
     if (!this.busy && started < this.lookAgainAt) return;
-    const quiet = !this.busy;
+    const quiet = !this.busy && started - this.lastBusyAt >= (this.pacing.quietAfterMs ?? 0);
     const size = quiet
       ? this.pacing.idle
       : started - this.caughtUpAt >= BEHIND_AFTER_MS

@@ -174,4 +174,29 @@ describe('retention on a large log (sqlite)', () => {
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);
+
+  it('answers a sender while the field scan parses 200 payloads of 200 KB', async () => {
+    let scanDone = false;
+    const scanning = relay
+      .api<{ scanned: number; items: Array<{ path: string }> }>(
+        'GET',
+        `/api/webhooks/${lab.webhook.uid}/fields?limit=${LAB_PAYLOADS / 2}`,
+      )
+      .finally(() => (scanDone = true));
+    const answeredDuring: number[] = [];
+    while (!scanDone) {
+      const sent = await postDelivery(
+        `${relay.ingressUrl}/webhooks/w/${busy.webhook.uid}`,
+        '{"during":"fields"}',
+        bearer(busy.secret),
+      );
+      if (!scanDone) answeredDuring.push(sent.status);
+    }
+    const answer = await scanning;
+    expect(answer.status).toBe(200);
+    expect(answer.body.scanned).toBe(LAB_PAYLOADS / 2);
+    expect(answer.body.items.map((field) => field.path).sort()).toEqual(['action', 'filler']);
+    expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
+    expect(answeredDuring.every((status) => status === 202)).toBe(true);
+  }, 120_000);
 });

@@ -137,3 +137,45 @@ describe('SearchIndexer and large entries', () => {
     expect(limits).toEqual([100, 100, undefined, undefined, 100]);
   });
 });
+
+describe('SearchIndexer and a steady sender', () => {
+  let now = 0;
+  beforeEach(() => {
+    now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('keeps the busy share between deliveries that come less than quietAfterMs apart', () => {
+    const sizes: number[] = [];
+    const indexer = new SearchIndexer(
+      {
+        indexSome: (budgetMs: number): IndexRun => {
+          sizes.push(budgetMs);
+          now += 1;
+          return { indexed: 1, more: true };
+        },
+      },
+      {
+        busy: { ms: 1, share: 0.5 },
+        behind: { ms: 1, share: 0.5 },
+        idle: { ms: 9, share: 0.5 },
+        quietAfterMs: 500,
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    // A delivery every 200 ms, a tick halfway between them: never quiet for 500 ms.
+    for (let i = 0; i < 3; i++) {
+      indexer.markBusy();
+      now += 100;
+      indexer.tick();
+      now += 100;
+    }
+    // Then a lull: 500 ms after the last delivery the idle slices begin.
+    now += 300;
+    indexer.tick();
+    expect(sizes).toEqual([1, 1, 1, 9]);
+  });
+});

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import { pacedSlices, UPKEEP_PACING, unsyncedTransaction } from './paced-slices.js';
+import { neverWanted } from './writer-yield.js';
 
 /**
  * Leaf pages one 'merge' step writes: the smallest step. Even one page of a trigram index took
@@ -22,7 +23,7 @@ const MAX_STEPS = 500;
  * of their rows deleted, and levels with 'usermerge' segments) a few pages at a time: paced
  * here like retention itself, never one long 'optimize' of the whole index.
  */
-export function createIndexUpkeep(db: Db) {
+export function createIndexUpkeep(db: Db, lockWanted: () => boolean = neverWanted) {
   const live = (): boolean => db.open;
   const merge = db.prepare(
     `INSERT INTO delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
@@ -43,13 +44,19 @@ export function createIndexUpkeep(db: Db) {
         (budgetMs) => {
           const started = performance.now();
           let worked = true;
-          while (worked && steps < MAX_STEPS && performance.now() - started < budgetMs) {
+          while (
+            worked &&
+            steps < MAX_STEPS &&
+            performance.now() - started < budgetMs &&
+            !lockWanted()
+          ) {
             worked = step();
             steps++;
           }
           return worked && steps < MAX_STEPS;
         },
         live,
+        lockWanted,
       );
       return steps;
     },

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db.js';
+import { neverWanted } from './writer-yield.js';
 
 /** How housekeeping on the ingress thread takes its time: slices of `ms`, a `share` of the time. */
 export interface SlicePacing {
@@ -42,7 +43,8 @@ export function unsyncedTransaction<A extends unknown[], R>(
 /**
  * Runs `slice(budgetMs)` until it answers false (nothing more to do), resting after each slice
  * in proportion to the time it took: never a loop that holds the event loop, however much is
- * left. A slice takes at least a little work, so a slow one only lengthens its rest. Stops
+ * left. A slice takes at least a little work, so a slow one only lengthens its rest; none begins
+ * while `lockWanted()` (a commit or a main-thread write waits for the lock). Stops
  * early, quietly, once `live()` is false (the store closed while work was left: the next prune
  * goes on from there).
  */
@@ -50,8 +52,14 @@ export async function pacedSlices(
   pacing: SlicePacing,
   slice: (budgetMs: number) => boolean,
   live: () => boolean,
+  lockWanted: () => boolean = neverWanted,
 ): Promise<void> {
   while (live()) {
+    // Someone waits for the write lock (writer-yield.ts): no slice begins until they have it.
+    if (lockWanted()) {
+      await sleep(1);
+      continue;
+    }
     const started = performance.now();
     const more = slice(pacing.ms);
     if (!more) return;

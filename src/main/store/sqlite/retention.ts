@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import { createIndexUpkeep } from './index-upkeep.js';
 import { pacedSlices, RETENTION_PACING, unsyncedTransaction } from './paced-slices.js';
+import { neverWanted } from './writer-yield.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Entries read from the time index per step; a slice deletes as many steps as its budget allows. */
@@ -25,7 +26,7 @@ interface Candidate {
  * the policy protects is ever deleted). Then the search index merges what the deletions left
  * (index-upkeep.ts), paced the same way.
  */
-export function createRetention(db: Db): Retention {
+export function createRetention(db: Db, lockWanted: () => boolean = neverWanted): Retention {
   const live = (): boolean => db.open;
   const pastCutoff = db.prepare<
     { cutoff: number; at: number; rowid: number; limit: number },
@@ -57,7 +58,10 @@ export function createRetention(db: Db): Retention {
     'SELECT webhook_uid, identity FROM dedupe_keys WHERE accepted_at < ? ORDER BY accepted_at LIMIT ?',
   );
   const deleteKey = db.prepare('DELETE FROM dedupe_keys WHERE webhook_uid = ? AND identity = ?');
-  const upkeep = createIndexUpkeep(db);
+  const upkeep = createIndexUpkeep(db, lockWanted);
+  /** A slice ends after the entry at hand once its budget is spent or someone waits for the lock. */
+  const sliceOver = (started: number, budgetMs: number): boolean =>
+    performance.now() - started >= budgetMs || lockWanted();
 
   const deleteEntry = (entry: Candidate): void => {
     const [delivery, ...rest] = deletes;
@@ -97,13 +101,13 @@ export function createRetention(db: Db): Retention {
             if (protectedEntry(entry)) continue;
             deleteEntry(entry);
             removed++;
-            if (performance.now() - started >= budgetMs) return true;
+            if (sliceOver(started, budgetMs)) return true;
           }
           if (batch.length < STEP) return false;
         }
         return true;
       });
-      await pacedSlices(RETENTION_PACING, slice, live);
+      await pacedSlices(RETENTION_PACING, slice, live, lockWanted);
       const keyCutoff = now - policy.dedupeWindowMs;
       const keys = unsyncedTransaction(db, (budgetMs: number): boolean => {
         const started = performance.now();
@@ -111,10 +115,11 @@ export function createRetention(db: Db): Retention {
           const batch = expiredKeys.all(keyCutoff, STEP);
           for (const key of batch) deleteKey.run(key.webhook_uid, key.identity);
           if (batch.length < STEP) return false;
+          if (lockWanted()) return true;
         }
         return true;
       });
-      await pacedSlices(RETENTION_PACING, keys, live);
+      await pacedSlices(RETENTION_PACING, keys, live, lockWanted);
       if (removed > 0) await upkeep.afterDeletes();
       return removed;
     },

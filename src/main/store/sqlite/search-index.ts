@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
+import { neverWanted } from './writer-yield.js';
 
 /**
  * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
@@ -13,6 +14,8 @@ export const SQLITE_PACING: IndexPacing = {
   busy: { ms: 0.5, share: 0.04, largestEntry: 8 * 1024 },
   behind: { ms: 0.5, share: 0.1, largestEntry: 8 * 1024 },
   idle: { ms: 5, share: 0.8 },
+  // A sender's deliveries seconds apart are still a busy relay: the idle share waits for a lull.
+  quietAfterMs: 2_000,
 };
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
@@ -22,7 +25,7 @@ export type SearchIndex = ReturnType<typeof createSearchIndex>;
  * transaction that stops once `budgetMs` is spent (after at least one entry), so a burst of large
  * payloads never holds the database, or the event loop, for long.
  */
-export function createSearchIndex(db: Db) {
+export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWanted) {
   const queued = db.prepare<[number], { rowid: number }>(
     'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
   );
@@ -83,7 +86,8 @@ export function createSearchIndex(db: Db) {
         dequeue.run(rowid);
         indexed++;
         if (largest !== undefined) passedUpTo = rowid;
-        if (performance.now() - started >= budgetMs) {
+        // Someone waits for the write lock (writer-yield.ts): this slice ends here.
+        if (performance.now() - started >= budgetMs || lockWanted()) {
           return { indexed, more: true, deferred: deferred() };
         }
       }
@@ -101,6 +105,7 @@ export function createSearchIndex(db: Db) {
    * makes it durable with its own. Its fsync would be paid while holding the write lock.
    */
   const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
+    if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
     db.pragma('synchronous = NORMAL');
     try {
       return indexSlice(budgetMs, largestEntry);

@@ -18,9 +18,10 @@ import { createSettingsRepository } from './settings-repo.js';
 import { SqliteTransactions } from './transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
 import { soloPeers } from '../store-peers.js';
-import { asyncRepository, type Store, type StoreRepositories } from '../store.js';
+import { asyncRepository as asyncOf, type Store, type StoreRepositories } from '../store.js';
 import { createTokensRepository } from './tokens-repo.js';
 import { createWebhooksRepository } from './webhooks-repo.js';
+import type { WriterYield } from './writer-yield.js';
 
 export interface SqliteStoreOptions {
   log: Logger;
@@ -43,7 +44,10 @@ export function isSqliteStore(store: Store): store is SqliteStore {
   return store.kind === 'sqlite';
 }
 
-function sqliteRepositories(db: Db): StoreRepositories {
+function sqliteRepositories(db: Db, waiters: WriterYield): StoreRepositories {
+  // Every call on this connection asks the writer thread's background work to give way.
+  const asyncRepository = <T extends object>(repo: T): ReturnType<typeof asyncOf<T>> =>
+    asyncOf(announcing(repo, waiters));
   return {
     factories: asyncRepository(createFactoriesRepository(db)),
     webhooks: asyncRepository(createWebhooksRepository(db)),
@@ -61,6 +65,19 @@ function sqliteRepositories(db: Db): StoreRepositories {
     metrics: asyncRepository(createMetricsReader(db)),
     links: asyncRepository(createLinksRepository(db)),
   };
+}
+
+/** `repo` whose every call runs inside `waiters.around` (it may write: see writer-yield.ts). */
+function announcing<T extends object>(repo: T, waiters: WriterYield): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(repo)) {
+    out[name] =
+      typeof member === 'function'
+        ? (...args: unknown[]): unknown =>
+            waiters.around(() => (member as (...a: unknown[]) => unknown).apply(repo, args))
+        : member;
+  }
+  return out as T;
 }
 
 /**
@@ -90,7 +107,11 @@ export async function openSqliteStore(
     });
   }
   const batchStore: DeliveryBatchStore = { commit: (batch) => writerThread.commit(batch) };
-  const transactions = new SqliteTransactions(db, sqliteRepositories(db));
+  const transactions = new SqliteTransactions(
+    db,
+    sqliteRepositories(db, writerThread.lockWanted),
+    writerThread.lockWanted,
+  );
   let closing: Promise<void> | null = null;
   return {
     kind: 'sqlite',

@@ -5,6 +5,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
+import { WriterYield } from './writer-yield.js';
 import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 import {
@@ -78,6 +79,9 @@ export class SqliteWriterThread implements DeliveryBatchStore {
     { resolve: (removed: number) => void; reject: (error: Error) => void }
   >();
 
+  /** Who waits for the write lock: the thread's background slices give way to them. */
+  readonly lockWanted = new WriterYield();
+
   private constructor(private readonly config: WriterThreadConfig) {}
 
   /** Resolves once the thread has opened its connection; rejects if it cannot. */
@@ -116,6 +120,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
             id,
             batch: withSharedBodies(batch, scratch),
           };
+          this.lockWanted.posted();
           worker.postMessage(message);
         }),
     );
@@ -203,8 +208,10 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   }
 
   private spawn(): Promise<Worker> {
+    // Commits posted to a thread that died were failed; none of them is waiting any more.
+    this.lockWanted.resetCommits();
     const worker = startWorker(
-      { file: this.config.file, options: this.config.options },
+      { file: this.config.file, options: this.config.options, lockWanted: this.lockWanted.buffer },
       this.config.resourceLimits ?? THREAD_LIMITS,
     );
     let ready = false;

@@ -20,6 +20,8 @@ export class SqliteTransactions {
   constructor(
     private readonly db: Db,
     private readonly repositories: StoreRepositories,
+    /** Told while a transaction is open: the writer thread's background work gives way. */
+    private readonly lock: { enter(): void; leave(): void } = { enter() {}, leave() {} },
   ) {}
 
   /** The store's own repositories: each call waits while a transaction is open. */
@@ -44,8 +46,10 @@ export class SqliteTransactions {
         );
       }
     });
-    this.db.exec('BEGIN IMMEDIATE');
+    this.lock.enter();
     try {
+      // Inside the try: a BEGIN that finds the file locked must still end the gate it opened.
+      this.db.exec('BEGIN IMMEDIATE');
       const result = await fn(tx);
       if (escaped) throw new Error('a SQLite transaction outlived its tick; rolled back');
       this.db.exec('COMMIT');
@@ -54,6 +58,7 @@ export class SqliteTransactions {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
     } finally {
+      this.lock.leave();
       clearImmediate(watch);
       this.open = null;
       end();

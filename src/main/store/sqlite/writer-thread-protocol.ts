@@ -6,6 +6,8 @@ import type { BatchStoreOptions } from './batch-store.js';
 export interface WriterThreadData {
   file: string;
   options: BatchStoreOptions;
+  /** `WriterYield`'s memory: who waits for the write lock while background work holds it. */
+  lockWanted: SharedArrayBuffer;
 }
 
 export type ToWriterThread =

@@ -16,6 +16,7 @@ import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
 import { createSearchIndex, SQLITE_PACING } from './search-index.js';
+import { WriterYield } from './writer-yield.js';
 import {
   reviveBodies,
   toThreadError,
@@ -27,7 +28,8 @@ import {
 const port = parentPort;
 if (!port) throw new Error('writer-thread runs as a worker thread, started by SqliteWriterThread');
 const send = (message: FromWriterThread): void => port.postMessage(message);
-const { file, options } = workerData as WriterThreadData;
+const { file, options, lockWanted } = workerData as WriterThreadData;
+const waiters = new WriterYield(lockWanted);
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
 function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null {
@@ -45,7 +47,7 @@ const writer = open();
 if (writer) {
   let queued = false;
   const indexer = new SearchIndexer(
-    createSearchIndex(writer.db),
+    createSearchIndex(writer.db, waiters.wanted),
     SQLITE_PACING,
     (error) => send({ type: 'index-failed', error: toThreadError(error) }),
     // The main thread keeps an idle thread up while entries are still queued.
@@ -56,7 +58,7 @@ if (writer) {
     },
   );
   indexer.start();
-  const retention = createRetention(writer.db);
+  const retention = createRetention(writer.db, waiters.wanted);
   port.on('message', (message: ToWriterThread) => {
     if (message.type === 'prune') {
       const { id } = message;
@@ -74,6 +76,7 @@ if (writer) {
       port.close();
       return;
     }
+    waiters.taken();
     try {
       const result = writer.commit(reviveBodies(message.batch));
       indexer.markBusy();
