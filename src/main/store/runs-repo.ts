@@ -28,6 +28,8 @@ export interface RunRecord {
   httpStatus: number | null;
   /** A `command` run's program, recorded as it started; null for other executors. */
   process: RunProcess | null;
+  /** Its delivery's event type (§13), for the Runs list; null when unknown or pruned. */
+  eventType: string | null;
 }
 
 interface RunRow {
@@ -51,6 +53,8 @@ interface RunRow {
   http_status: number | null;
   process_group: number | null;
   process_started: string | null;
+  /** Absent from rows a write returns (`RETURNING r.*`). */
+  event_type?: string | null;
 }
 
 /** Also maps PostgreSQL rows (postgres/run-claims.ts): one mapper, so the two stores cannot drift. */
@@ -74,6 +78,7 @@ export const toRecord = (r: RunRow): RunRecord => ({
   reruns: r.rerun_ids ? r.rerun_ids.split(',').sort() : [],
   httpStatus: r.http_status,
   process: r.process_group === null ? null : { group: r.process_group, started: r.process_started },
+  eventType: r.event_type ?? null,
 });
 
 /** Enough of a run to announce it. */
@@ -105,7 +110,8 @@ export interface NewRun {
 
 const SELECT = `
   SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
-    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids
+    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids,
+    (SELECT d.event_type FROM deliveries d WHERE d.id = r.delivery_id) AS event_type
   FROM runs r
   LEFT JOIN automations a ON a.id = r.automation_id
   LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;

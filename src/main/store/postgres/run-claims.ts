@@ -15,7 +15,8 @@ export type RunRow = Parameters<typeof toRecord>[0];
 /** The columns runs-repo.ts reads on SQLite, so that its mapper reads these rows too. */
 export const RECORD_COLUMNS = `
   r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
-  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
+  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids,
+  (SELECT d.event_type FROM deliveries d WHERE d.id = r.delivery_id) AS event_type`;
 
 /** The oldest queued runs of a factory that no other transaction is claiming right now. */
 export const PICK_QUEUED = `
