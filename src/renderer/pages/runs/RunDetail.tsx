@@ -27,7 +27,10 @@ function TextBlock({
         {text !== null && text !== '' && <CopyButton value={text} label={`Copy ${title}`} />}
       </div>
       {text !== null && text !== '' ? (
-        <pre className="block">{text}</pre>
+        // Focusable: a long text scrolls in its box, and the keyboard must reach it too.
+        <pre className="block" tabIndex={0}>
+          {text}
+        </pre>
       ) : (
         <p className="muted">{empty}</p>
       )}

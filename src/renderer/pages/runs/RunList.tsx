@@ -94,7 +94,8 @@ export function RunList({
               <a
                 href={routeHref('webhooks', run.webhookUid, run.deliveryId)}
                 title={run.deliveryId}
-                aria-label={`Delivery ${run.deliveryId}`}
+                // The name starts with what is shown, then says it all (WCAG 2.5.3).
+                aria-label={`${shortId(run.deliveryId)}: Delivery ${run.deliveryId}`}
                 onClick={stop}
               >
                 <code>{shortId(run.deliveryId)}</code>

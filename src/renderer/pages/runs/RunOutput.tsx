@@ -37,7 +37,7 @@ export function RunOutput({ run }: { run: RunDetail }): ReactNode {
               Show all {lines.length} lines
             </button>
           )}
-          <pre className="block" data-testid="run-output">
+          <pre className="block" data-testid="run-output" tabIndex={0}>
             {hidden > 0 ? lines.slice(hidden).join('\n') : text}
           </pre>
         </>
