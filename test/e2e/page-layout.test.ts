@@ -147,10 +147,10 @@ describe('pages keep what matters in view', { timeout: 90_000 }, () => {
         const firstRow = await boxOf(list.getByRole('button').first());
         expect(firstRow.y + firstRow.height).toBeLessThan(viewport.height - 40);
         // No scroll box inside the scrolling page: the list is as tall as its rows, the page scrolls.
-        const inner = await list.evaluate((el: Element) => ({
-          overflow: getComputedStyle(el).overflowY,
-          fits: el.scrollHeight <= el.clientHeight + 2,
-        }));
+        const inner = await page.evaluate<{ overflow: string; fits: boolean }>(`(() => {
+          const el = document.querySelector('[aria-label="Deliveries, newest first"]');
+          return { overflow: getComputedStyle(el).overflowY, fits: el.scrollHeight <= el.clientHeight + 2 };
+        })()`);
         expect(inner).toEqual({ overflow: 'visible', fits: true });
         const loaded = async (): Promise<number> => Number(await list.getAttribute('data-loaded'));
         expect(await loaded()).toBe(200);
