@@ -269,7 +269,10 @@ describe('pages keep what matters in view', { timeout: 90_000 }, () => {
 
         // A toast stops above the status line.
         await page.keyboard.press('Escape');
-        await page.getByRole('switch').first().click();
+        await page
+          .getByRole('region', { name: `Webhook ${crm.webhook.name}` })
+          .getByRole('switch')
+          .click();
         const toast = page.locator('.toast').first();
         await toast.waitFor();
         const toastBox = await boxOf(toast);
