@@ -74,8 +74,9 @@ export function DeliveryRow({
             Recovered
           </span>
         )}
-        <SummaryText summary={delivery.summary} search={search} />
+        {/* Why a search found it comes first: a long summary must not push it out of the row. */}
         <MatchText match={delivery.match} search={search} />
+        <SummaryText summary={delivery.summary} search={search} />
         {delivery.summary !== null && note !== null && ' — '}
         {note}
       </span>
