@@ -70,22 +70,39 @@ describe('accessibility of every page', () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    it(`has no serious or critical WCAG A/AA violation in the ${scheme} theme`, async () => {
-      const { page, relay } = ui;
-      await page.emulateMedia({ colorScheme: scheme });
-      const problems: string[] = [];
-      for (const [name, hash] of Object.entries(routes)) {
-        await page.goto(`${relay.adminUrl}/${hash}`);
-        await page.getByRole('navigation', { name: 'Sections' }).waitFor();
-        await page.getByRole('heading', { level: 1 }).first().waitFor();
-        await page.waitForLoadState('networkidle');
-        for (const problem of await violations(page)) problems.push(`${name}: ${problem}`);
-      }
-      await page.goto(`${relay.adminUrl}/#/webhooks`);
-      await page.getByRole('button', { name: 'Add webhook' }).first().click();
-      await page.getByRole('dialog', { name: 'Add webhook' }).waitFor();
-      for (const problem of await violations(page)) problems.push(`Add webhook: ${problem}`);
-      expect(problems).toEqual([]);
-    });
+    it(
+      `has no serious or critical WCAG A/AA violation in the ${scheme} theme`,
+      { timeout: 90_000 },
+      async () => {
+        const { page, relay } = ui;
+        await page.emulateMedia({ colorScheme: scheme });
+        const problems: string[] = [];
+        for (const [name, hash] of Object.entries(routes)) {
+          await page.goto(`${relay.adminUrl}/${hash}`);
+          await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          await page.waitForLoadState('networkidle');
+          for (const problem of await violations(page)) problems.push(`${name}: ${problem}`);
+        }
+        // A webhook's page in each of its tabs, and its log searched (the match is marked).
+        await page.goto(`${relay.adminUrl}/${routes.webhooks!.split('/').slice(0, 3).join('/')}`);
+        const tabs = page.getByRole('tablist', { name: 'Webhook sections' });
+        for (const tab of ['Settings', 'Volume', 'Refused'] as const) {
+          await tabs.getByRole('tab', { name: tab }).click();
+          await page.waitForLoadState('networkidle');
+          for (const problem of await violations(page)) problems.push(`${tab} tab: ${problem}`);
+        }
+        await tabs.getByRole('tab', { name: 'Deliveries' }).click();
+        await page.getByRole('searchbox', { name: 'Search deliveries' }).fill('opened');
+        await page.getByRole('searchbox', { name: 'Search deliveries' }).press('Enter');
+        await page.locator('.delivery-row mark').first().waitFor();
+        for (const problem of await violations(page)) problems.push(`search: ${problem}`);
+        await page.goto(`${relay.adminUrl}/#/webhooks`);
+        await page.getByRole('button', { name: 'Add webhook' }).first().click();
+        await page.getByRole('dialog', { name: 'Add webhook' }).waitFor();
+        for (const problem of await violations(page)) problems.push(`Add webhook: ${problem}`);
+        expect(problems).toEqual([]);
+      },
+    );
   }
 });

@@ -6,7 +6,12 @@ import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
 import { send } from './support/actions.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
-import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
+import {
+  deliveryList,
+  deliveryRow,
+  openWebhookTab,
+  recentDeliveries,
+} from './support/webhooks-ui.js';
 import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const SMALL = { width: 1024, height: 768 };
@@ -181,6 +186,7 @@ describe('the delivery log at scale, in Chromium', () => {
       const { page } = ui;
       page.setDefaultTimeout(10_000);
       await page.goto(`${relay.adminUrl}/#/webhooks/${uid}`);
+      await openWebhookTab(page, 'Volume');
       const chart = page.getByRole('region', { name: 'Volume' });
       await chart.getByText('21,000 deliveries in 24 h; 44 rejected (0.21 %)').waitFor();
       await expect(chart.locator('.volume-rejected').count()).resolves.toBeGreaterThan(10);

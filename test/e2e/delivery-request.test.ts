@@ -9,7 +9,7 @@ import type { TestRelay } from '../support/relay.js';
 import { createSignatureWebhook, post } from '../integration/signatures/support/relay-calls.js';
 import { nowSeconds, SENDERS } from '../integration/signatures/support/senders.js';
 import { openUi, screenshot, useBrowser } from './support/browser.js';
-import { clipboardText, deliveryRow, detailPane } from './support/webhooks-ui.js';
+import { clipboardText, deliveryRow, detailPane, openWebhookTab } from './support/webhooks-ui.js';
 
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
@@ -134,7 +134,8 @@ describe('every delivery seen whole, in Chromium', () => {
         const { page, relay } = ui;
         const hook = await relay.createWebhook({ name: 'jobs' });
         const pane = await openWebhook(page, 'jobs');
-        // The event type path, set in the detail pane.
+        // The event type path, set in the Settings tab.
+        await openWebhookTab(page, 'Settings');
         await pane.getByRole('button', { name: 'Edit Event type path' }).click();
         await pane.getByLabel('Event type path').fill('header:X-Job-Event');
         await pane.getByRole('button', { name: 'Save' }).click();
@@ -148,6 +149,7 @@ describe('every delivery seen whole, in Chromium', () => {
         });
         expect(sent.status).toBe(202);
         const id = sent.body.delivery_id!;
+        await openWebhookTab(page, 'Deliveries');
         await deliveryRow(page, new RegExp(`^Accepted ${id}.*backup\\.finished`)).click();
         const detail = page.getByRole('region', { name: `Delivery ${id}` });
         await detail.getByRole('button', { name: 'Copy as curl' }).click();

@@ -4,6 +4,7 @@ import { GitHubStandin } from '../support/providers/github-standin.js';
 import { FAST_TIMING, goPublic, storeToken } from '../support/links.js';
 import { startTestRelay } from '../support/relay.js';
 import { launchBrowser, openUi, screenshot, UI_DIR, type UiSession } from './support/browser.js';
+import { openWebhookTab } from './support/webhooks-ui.js';
 
 const TOKEN = 'ghp_standin_token_e2e';
 const HOOK_SECRET = 'hook-secret-e2e-0123456789abcdef';
@@ -38,6 +39,7 @@ describe('Provider link in the webhook detail pane', () => {
     const hook = github.addHook('acme/api', 'https://old-tunnel.example.test/hook', HOOK_SECRET);
 
     await page.goto(`${relay.adminUrl}/#/webhooks/${webhook.uid}`);
+    await openWebhookTab(page, 'Settings');
     const section = page.getByRole('region', { name: 'Provider link' });
     await section.getByRole('button', { name: 'Link to GitHub / GitLab / Stripe…' }).click();
     await section.getByLabel('Target').fill(`acme/api#${hook.id}`);
@@ -56,6 +58,7 @@ describe('Provider link in the webhook detail pane', () => {
     await expect
       .poll(() => section.getByTestId('link-recovery').textContent(), { timeout: 10_000 })
       .toMatch(/asked GitHub for 3 failed deliveries at .*; 3 arrived/);
+    await openWebhookTab(page, 'Deliveries');
     const log = page.getByRole('region', { name: 'Recent deliveries' });
     await expect
       .poll(() => log.getByText('Recovered', { exact: true }).count(), { timeout: 10_000 })

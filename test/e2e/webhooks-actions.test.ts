@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../support/relay.js';
 import { openUi, screenshot, UI_DIR, useBrowserAndRelay } from './support/browser.js';
-import { deliveryList, deliveryRow, detailPane, oneTime } from './support/webhooks-ui.js';
+import {
+  deliveryList,
+  deliveryRow,
+  detailPane,
+  oneTime,
+  openWebhookTab,
+} from './support/webhooks-ui.js';
 
 /** Opens the UI on one webhook's detail pane (or one of its deliveries). */
 async function openOn(page: Page, relay: TestRelay, ...parts: string[]): Promise<void> {
@@ -48,7 +54,8 @@ describe('Webhooks page actions in Chromium', () => {
       await shown.getByRole('button', { name: 'Done' }).click();
       await shown.waitFor({ state: 'detached' });
 
-      // The delivery ID header is edited in place.
+      // The delivery ID header is edited in place, in the Settings tab.
+      await openWebhookTab(page, 'Settings');
       await pane.getByRole('button', { name: 'Edit delivery ID header' }).click();
       await pane.getByLabel('Delivery ID header').fill('X-Request-Id');
       await pane.getByRole('button', { name: 'Save' }).click();

@@ -9,6 +9,7 @@ import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { withReadSummaries } from './read-summaries.js';
+import { searchMatches } from './search-fragments.js';
 import { deliveryJson, iso, isoOrNull } from './to-json.js';
 import { requireFactory } from './webhooks.js';
 
@@ -50,8 +51,12 @@ export function deliveryHandlers(
       const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
       const filter = { labels: wanted, identity, q, eventType, from, to };
       const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
+      const matches = q === undefined ? null : await searchMatches(deps, q, page.items);
       return {
-        items: (await withReadSummaries(deps, webhook, page.items)).map(deliveryJson),
+        items: (await withReadSummaries(deps, webhook, page.items)).map((record) => {
+          const match = matches?.get(record.id);
+          return match === undefined ? deliveryJson(record) : { ...deliveryJson(record), match };
+        }),
         nextBefore: page.nextBefore,
         total: await deps.deliveries.count(uid, filter),
       };

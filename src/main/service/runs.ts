@@ -22,6 +22,7 @@ export const runJson = (r: RunRecord): Run => ({
   rerunOf: r.rerunOf,
   reruns: r.reruns,
   httpStatus: r.httpStatus,
+  eventType: r.eventType,
 });
 
 export function runHandlers(

@@ -27,6 +27,8 @@ export interface RunRecord {
   httpStatus: number | null;
   /** A `command` run's program, recorded as it started; null for other executors. */
   process: RunProcess | null;
+  /** Its delivery's event type (§13), for the Runs list; null when unknown or pruned. */
+  eventType: string | null;
 }
 
 export interface RunRow {
@@ -50,6 +52,8 @@ export interface RunRow {
   http_status: number | null;
   process_group: number | null;
   process_started: string | null;
+  /** Absent from rows a write returns (`RETURNING r.*`). */
+  event_type?: string | null;
 }
 
 /** Maps both stores' rows (postgres/runs-repo.ts reads the same columns): they cannot drift. */
@@ -73,6 +77,7 @@ export const toRecord = (r: RunRow): RunRecord => ({
   reruns: r.rerun_ids ? r.rerun_ids.split(',').sort() : [],
   httpStatus: r.http_status,
   process: r.process_group === null ? null : { group: r.process_group, started: r.process_started },
+  eventType: r.event_type ?? null,
 });
 
 /** Enough of a run to announce it. */

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { RefusalCounts } from '../../shared/contract/refusals.js';
 import { formatCount } from '../components/format.js';
 import { useRelay } from './relay-context.js';
 import { routeHref } from './router.js';
 import { TunnelStatus } from './TunnelStatus.js';
 import { onChanged, useCall } from './use-call.js';
+import { useStatusLineHeight } from './use-status-line-height.js';
 import { wakeText } from './wake-text.js';
 
 const BACKEND_TEXT = {
@@ -30,8 +31,10 @@ export function StatusLine(): ReactNode {
   const { status, factory } = useRelay();
   const alarms = useCall('alarms.list', {}, onChanged('alarms', 'webhooks'));
   const refused = refusedText(status.refusalsLastHour);
+  const footer = useRef<HTMLElement>(null);
+  useStatusLineHeight(footer);
   return (
-    <footer className="status-line" aria-label="Relay status">
+    <footer ref={footer} className="status-line" aria-label="Relay status">
       <span>
         <span className="dot dot-ok" aria-hidden="true" /> Relay running (v{status.version})
       </span>

@@ -29,6 +29,11 @@ export const deliverySchema = z.object({
   recovered: z.boolean().optional(),
   /** One line about the payload (§22): `acme/api #42 opened: Fix retries`; null when none. */
   summary: z.string().nullable(),
+  /**
+   * With `q`, why the entry matched when its summary, ID and event type do not show it (§22): the
+   * identity, or the payload text around the match (`…"author": "dana"…`).
+   */
+  match: z.string().optional(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

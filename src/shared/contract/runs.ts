@@ -35,6 +35,8 @@ export const runSchema = z.object({
   reruns: z.array(z.string()),
   /** The last HTTP status the executor's URL answered (http executor only). */
   httpStatus: z.number().int().nullable(),
+  /** Its delivery's event type (§13): `pull_request.opened`; null when unknown or pruned. */
+  eventType: z.string().nullable(),
 });
 export type Run = z.infer<typeof runSchema>;
 

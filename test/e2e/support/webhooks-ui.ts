@@ -51,3 +51,14 @@ export const focusedText = (page: Page): Promise<string> =>
   page.evaluate<string>(
     'document.activeElement === document.body ? "" : (document.activeElement?.textContent ?? "")',
   );
+
+/** Opens one of a webhook page's tabs: Deliveries (the default), Settings, Volume, Refused. */
+export async function openWebhookTab(
+  page: Page,
+  tab: 'Deliveries' | 'Settings' | 'Volume' | 'Refused',
+): Promise<void> {
+  await page
+    .getByRole('tablist', { name: 'Webhook sections' })
+    .getByRole('tab', { name: tab })
+    .click();
+}

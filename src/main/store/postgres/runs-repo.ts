@@ -16,7 +16,8 @@ import { LeaseKeeper } from './lease-keeper.js';
 /** The columns SQLite's runs-repo.ts reads, so that the one mapper (runs.ts) reads these rows too. */
 const RECORD_COLUMNS = `
   r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
-  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
+  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids,
+  (SELECT d.event_type FROM deliveries d WHERE d.id = r.delivery_id) AS event_type`;
 
 /** The oldest queued runs of a factory that no other transaction is claiming right now. */
 const PICK_QUEUED = `

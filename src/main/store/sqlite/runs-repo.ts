@@ -18,7 +18,8 @@ import type { Db } from './db.js';
 
 const SELECT = `
   SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
-    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids
+    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids,
+    (SELECT d.event_type FROM deliveries d WHERE d.id = r.delivery_id) AS event_type
   FROM runs r
   LEFT JOIN automations a ON a.id = r.automation_id
   LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;

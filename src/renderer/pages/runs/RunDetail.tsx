@@ -9,6 +9,7 @@ import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { formatDuration, formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
+import { RunOutput } from './RunOutput.js';
 
 function TextBlock({
   title,
@@ -26,7 +27,10 @@ function TextBlock({
         {text !== null && text !== '' && <CopyButton value={text} label={`Copy ${title}`} />}
       </div>
       {text !== null && text !== '' ? (
-        <pre className="block">{text}</pre>
+        // Focusable: a long text scrolls in its box, and the keyboard must reach it too.
+        <pre className="block" tabIndex={0}>
+          {text}
+        </pre>
       ) : (
         <p className="muted">{empty}</p>
       )}
@@ -50,6 +54,14 @@ function Fields({ run }: { run: RunDetailData }): ReactNode {
         {run.webhookName ?? <span className="muted">deleted webhook</span>}{' '}
         <code className="muted">{run.webhookUid}</code>
       </dd>
+      {run.eventType !== null && (
+        <>
+          <dt>Event</dt>
+          <dd>
+            <code>{run.eventType}</code>
+          </dd>
+        </>
+      )}
       <dt>Delivery</dt>
       <dd>
         <a href={routeHref('webhooks', run.webhookUid, run.deliveryId)}>
@@ -64,28 +76,6 @@ function Fields({ run }: { run: RunDetailData }): ReactNode {
       <dd>{run.finishedAt ? formatTime(run.finishedAt) : '—'}</dd>
       <dt>Duration</dt>
       <dd>{formatDuration(run.startedAt, run.finishedAt)}</dd>
-      {run.exitCode !== null && (
-        <>
-          <dt>Exit code</dt>
-          <dd>
-            <code data-testid="run-exit-code">{run.exitCode}</code>
-          </dd>
-        </>
-      )}
-      {run.error !== null && (
-        <>
-          <dt>Error</dt>
-          <dd className="run-error">{run.error}</dd>
-        </>
-      )}
-      {run.httpStatus !== null && (
-        <>
-          <dt>HTTP status</dt>
-          <dd>
-            <code data-testid="run-http-status">{run.httpStatus}</code>
-          </dd>
-        </>
-      )}
       {run.reruns.length > 0 && (
         <>
           <dt>Re-run as</dt>
@@ -112,7 +102,41 @@ function Fields({ run }: { run: RunDetailData }): ReactNode {
   );
 }
 
-/** One run: what it was given (PROMPT.md, event-payload.json), what it said, how it ended. */
+/** How the run ended, in one line at the top: status, exit code or HTTP status, the error. */
+function Outcome({ run }: { run: RunDetailData }): ReactNode {
+  if (run.exitCode === null && run.httpStatus === null && run.error === null) return null;
+  return (
+    <dl className="fields run-outcome" aria-label="Outcome">
+      {run.exitCode !== null && (
+        <>
+          <dt>Exit code</dt>
+          <dd>
+            <code data-testid="run-exit-code">{run.exitCode}</code>
+          </dd>
+        </>
+      )}
+      {run.httpStatus !== null && (
+        <>
+          <dt>HTTP status</dt>
+          <dd>
+            <code data-testid="run-http-status">{run.httpStatus}</code>
+          </dd>
+        </>
+      )}
+      {run.error !== null && (
+        <>
+          <dt>Error</dt>
+          <dd className="run-error">{run.error}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/**
+ * One run, what matters first: how it ended and the output's last lines (why it failed), then
+ * Re-run, then where it came from and what it was given (PROMPT.md, event-payload.json).
+ */
 export function RunDetail({ id }: { id: string }): ReactNode {
   const client = useClient();
   const toast = useToast();
@@ -164,7 +188,8 @@ export function RunDetail({ id }: { id: string }): ReactNode {
           Close
         </a>
       </header>
-      <Fields run={data} />
+      <Outcome run={data} />
+      <RunOutput run={data} />
       {canRerun && (
         <div className="actions">
           <button
@@ -191,20 +216,13 @@ export function RunDetail({ id }: { id: string }): ReactNode {
         </p>
       )}
       <ErrorNote error={rerunError} />
+      <h3 className="run-about">Run</h3>
+      <Fields run={data} />
       <TextBlock title="Input (PROMPT.md)" text={data.input} empty="No input recorded." />
       <TextBlock
         title="event-payload.json"
         text={data.payload}
         empty="The delivery was pruned: its payload is no longer stored."
-      />
-      <TextBlock
-        title={data.status === 'running' ? 'Output (live)' : 'Output'}
-        text={data.output}
-        empty={
-          data.status === 'queued' || data.status === 'running'
-            ? 'No output yet.'
-            : 'No output was captured.'
-        }
       />
     </section>
   );

@@ -23,7 +23,12 @@ export function resultText(run: Pick<Run, 'exitCode' | 'httpStatus'>): string {
 // The delivery link goes to the inspector; it should not also open the run.
 const stop = (event: MouseEvent): void => event.stopPropagation();
 
-/** Runs newest first; a row opens the run in the detail pane. */
+/**
+ * Runs newest first; a row opens the run in the detail pane. Nothing is cut off however narrow
+ * the list is: the webhook shares the automation's cell, names and event types wrap, and where
+ * the list is narrow (a run open beside it, a small window) the Delivery column goes first, then
+ * Started (runs.css, by the list's own width); the run's page has both.
+ */
 export function RunList({
   runs,
   selectedId,
@@ -36,11 +41,17 @@ export function RunList({
       <thead>
         <tr>
           <th scope="col">Status</th>
-          <th scope="col">Automation</th>
-          <th scope="col">Webhook</th>
-          <th scope="col">Delivery</th>
-          <th scope="col">Started</th>
-          <th scope="col">Duration</th>
+          <th scope="col">Automation · webhook</th>
+          <th scope="col">Event</th>
+          <th scope="col" className="col-delivery">
+            Delivery
+          </th>
+          <th scope="col" className="col-started">
+            Started
+          </th>
+          <th scope="col" className="num">
+            Duration
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -68,21 +79,29 @@ export function RunList({
             </td>
             <td className="wrap">
               {run.automationName ?? <span className="muted">deleted automation</span>}
+              <span className="run-webhook">
+                {run.webhookName ?? <code>{run.webhookUid}</code>}
+              </span>
             </td>
-            <td className="wrap">
-              {run.webhookName ?? <code className="muted">{run.webhookUid}</code>}
+            <td className="wrap run-event">
+              {run.eventType === null ? (
+                <span className="muted">—</span>
+              ) : (
+                <code title={`Event type: ${run.eventType}`}>{run.eventType}</code>
+              )}
             </td>
-            <td>
+            <td className="col-delivery">
               <a
                 href={routeHref('webhooks', run.webhookUid, run.deliveryId)}
                 title={run.deliveryId}
-                aria-label={`Delivery ${run.deliveryId}`}
+                // The name starts with what is shown, then says it all (WCAG 2.5.3).
+                aria-label={`${shortId(run.deliveryId)}: Delivery ${run.deliveryId}`}
                 onClick={stop}
               >
                 <code>{shortId(run.deliveryId)}</code>
               </a>
             </td>
-            <td title={run.startedAt ?? undefined}>
+            <td className="col-started" title={run.startedAt ?? undefined}>
               {run.startedAt ? formatTime(run.startedAt) : '—'}
             </td>
             <td className="num">{formatDuration(run.startedAt, run.finishedAt)}</td>

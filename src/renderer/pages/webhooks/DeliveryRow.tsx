@@ -3,7 +3,7 @@ import { formatBytes, formatTime, isOverBodyLimit } from '../../components/forma
 import { LabelBadge } from '../../components/LabelBadge.js';
 import { deliveryNote, hasNote } from './delivery-note.js';
 import { EventTypeChip } from './EventTypeChip.js';
-import { SummaryText } from './SummaryText.js';
+import { MatchText, SummaryText } from './SummaryText.js';
 import type { Delivery } from './types.js';
 
 /** One log entry as a single focusable line: label, ID, size, time, and why if it was refused. */
@@ -62,7 +62,11 @@ export function DeliveryRow({
       </time>
       <span
         className="delivery-note"
-        title={[delivery.summary, note].filter((part) => part !== null).join(' — ') || undefined}
+        title={
+          [delivery.summary, delivery.match ?? null, note]
+            .filter((part) => part !== null)
+            .join(' — ') || undefined
+        }
       >
         <EventTypeChip eventType={delivery.eventType} />
         {delivery.recovered && (
@@ -70,6 +74,8 @@ export function DeliveryRow({
             Recovered
           </span>
         )}
+        {/* Why a search found it comes first: a long summary must not push it out of the row. */}
+        <MatchText match={delivery.match} search={search} />
         <SummaryText summary={delivery.summary} search={search} />
         {delivery.summary !== null && note !== null && ' — '}
         {note}

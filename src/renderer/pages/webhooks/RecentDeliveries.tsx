@@ -22,13 +22,13 @@ import { NO_FILTERS, toQuery, type LogFilters } from './log-filters.js';
 import { ReplayShown } from './ReplayShown.js';
 import type { Delivery, Webhook } from './types.js';
 import { isFiltered, useDeliveryLog } from './use-delivery-log.js';
+import { useListTop } from './use-list-top.js';
 import { useNoteBelow } from './use-note-below.js';
 import './deliveries.css';
 
 const ROW_HEIGHT = 34;
 /** A row whose note has a line of its own. */
 const TALL_ROW_HEIGHT = 52;
-const MAX_LIST_HEIGHT = ROW_HEIGHT * 12;
 /** Ask for the next page this many rows before the end, so scrolling never waits. */
 const PREFETCH_ROWS = 60;
 
@@ -97,8 +97,14 @@ export function RecentDeliveries({
     setFilters(NO_FILTERS);
     setToolbarKey((k) => k + 1);
   };
+  // The list is part of the page and scrolls with it (no scroll box inside a scrolling page): the
+  // virtualizer reads the page's scroll element and where on it the list starts.
   const scrollRef = useRef<HTMLDivElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
+  const pageScroller = (): HTMLElement | null =>
+    sectionRef.current?.closest<HTMLElement>('.main') ?? null;
+  const listShown = !(!log.loading && log.items.length === 0 && !log.error);
+  const listTop = useListTop(scrollRef, pageScroller, listShown);
   const noteBelow = useNoteBelow(sectionRef);
   const heightOf = (delivery: Delivery | undefined): number =>
     noteBelow && delivery && hasNote(delivery) ? TALL_ROW_HEIGHT : ROW_HEIGHT;
@@ -113,11 +119,18 @@ export function RecentDeliveries({
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: log.items.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: pageScroller,
     estimateSize: (index) => heightOf(log.items[index]),
     getItemKey,
     overscan: 12,
+    scrollMargin: listTop,
   });
+  const shownRows = virtualizer.getVirtualItems();
+  const lastShown = shownRows.at(-1)?.index ?? -1;
+  const { loadMore } = log;
+  useEffect(() => {
+    if (lastShown >= 0 && lastShown >= log.items.length - PREFETCH_ROWS) loadMore();
+  }, [lastShown, log.items.length, loadMore]);
 
   // A row arriving on top must not push away the rows someone is reading further down.
   const firstId = log.items[0]?.id;
@@ -125,8 +138,9 @@ export function RecentDeliveries({
   useLayoutEffect(() => {
     const before = previousFirst.current;
     previousFirst.current = firstId;
-    const element = scrollRef.current;
-    if (!element || !before || before === firstId || element.scrollTop === 0) return;
+    const element = pageScroller();
+    // Above the list's first row, new rows may push it down: the newest is what one expects.
+    if (!element || !before || before === firstId || element.scrollTop <= listTop) return;
     const shift = log.items.findIndex((item) => item.id === before);
     if (shift > 0)
       element.scrollTop += log.items.slice(0, shift).reduce((sum, d) => sum + heightOf(d), 0);
@@ -235,15 +249,9 @@ export function RecentDeliveries({
           role="list"
           aria-label="Deliveries, newest first"
           data-loaded={count}
-          style={{ height: Math.min(MAX_LIST_HEIGHT, virtualizer.getTotalSize()) + 2 }}
-          onScroll={(event) => {
-            const element = event.currentTarget;
-            const left = element.scrollHeight - element.scrollTop - element.clientHeight;
-            if (left < PREFETCH_ROWS * ROW_HEIGHT) log.loadMore();
-          }}
         >
           <div className="delivery-rows" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((row) => {
+            {shownRows.map((row) => {
               const delivery = log.items[row.index];
               if (!delivery) return null;
               return (
@@ -253,7 +261,7 @@ export function RecentDeliveries({
                   aria-setsize={log.hasMore ? -1 : count}
                   aria-posinset={row.index + 1}
                   className="delivery-slot"
-                  style={{ transform: `translateY(${row.start}px)`, height: row.size }}
+                  style={{ transform: `translateY(${row.start - listTop}px)`, height: row.size }}
                 >
                   <DeliveryRow
                     delivery={delivery}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useClient } from '../../app/client-context.js';
 import { onChanged, toApiError, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -44,6 +44,11 @@ export function TestAgainstAutomation({
       a.name.localeCompare(b.name),
   );
   const automation = items.find((a) => a.id === chosen);
+  // The answer appears where the click was: scrolled into view, so a click never looks ignored.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result || error) outcome.current?.scrollIntoView({ block: 'nearest' });
+  }, [result, error]);
 
   const test = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
@@ -100,8 +105,10 @@ export function TestAgainstAutomation({
       {automation && !triggerFor(automation, webhook.uid) && (
         <p className="hint">{automation.name} has no trigger to test.</p>
       )}
-      <ErrorNote error={error ?? automations.error} />
-      {result && <FilterVerdict result={result} />}
+      <div ref={outcome} className="test-against-outcome" aria-live="polite">
+        <ErrorNote error={error ?? automations.error} />
+        {result && <FilterVerdict result={result} />}
+      </div>
     </form>
   );
 }

@@ -3,23 +3,24 @@ import { useClient } from '../../app/client-context.js';
 import { useRelay, useWriteBlock } from '../../app/relay-context.js';
 import { navigate, routeHref } from '../../app/router.js';
 import { CopyButton } from '../../components/CopyButton.js';
-import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
-import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
-import { ProviderLink } from './ProviderLink.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
 import { WebhookAlarms } from './WebhookAlarms.js';
 import { WebhookRefusals } from './WebhookRefusals.js';
+import { WebhookSettings } from './WebhookSettings.js';
+import { WebhookTabs, type WebhookTab } from './WebhookTabs.js';
 import { WebhookVolume } from './WebhookVolume.js';
-import { SCHEME_NAMES } from './SignatureFields.js';
 import type { Webhook } from './types.js';
 import { MODE_NAMES } from './words.js';
 
-/** The selected webhook: its settings and actions, then its Recent deliveries. */
+/**
+ * A webhook's page: a header (name, state, ingress URL, actions), then tabs, Recent deliveries
+ * first: the log is what the page is for; settings, volume and refusals are a click away.
+ */
 export function WebhookDetail({
   webhook,
   deliveryId,
@@ -46,18 +47,20 @@ export function WebhookDetail({
       : null,
   );
 
-  const update = async (changes: {
-    name?: string;
-    deliveryIdHeader?: string | null;
-    eventTypePath?: string | null;
-  }) => {
-    await client.call('webhooks.update', { uid: webhook.uid, ...changes });
+  const [tab, setTab] = useState<WebhookTab>('Deliveries');
+  // A link to a delivery (from a run, say) opens on the log, whatever tab was open.
+  const shown: WebhookTab = deliveryId ? 'Deliveries' : tab;
+  const rename = async (name: string) => {
+    await client.call('webhooks.update', { uid: webhook.uid, name });
     onChanged();
   };
 
   return (
     <section className="pane webhook-detail" aria-label={`Webhook ${webhook.name}`}>
       <header className="detail-header">
+        <a className="back-to-list" href={routeHref('webhooks')}>
+          <span aria-hidden="true">← </span>All webhooks
+        </a>
         <div className="detail-title">
           <InlineEdit
             label="Name"
@@ -66,7 +69,7 @@ export function WebhookDetail({
             hint="Automations select webhooks by UID, so renaming changes nothing for them."
             display={<h2>{webhook.name}</h2>}
             onSave={async (name) => {
-              await update({ name });
+              await rename(name);
               toast('success', `Renamed to ${name}.`);
             }}
           />
@@ -74,92 +77,6 @@ export function WebhookDetail({
         <span className="spacer" />
         <EnabledSwitch webhook={webhook} onChanged={onChanged} showText={false} />
         <span aria-hidden="true">{webhook.enabled ? 'Enabled' : 'Disabled'}</span>
-      </header>
-      {!webhook.enabled && (
-        <p className="warning-note">Disabled: senders get 404 until you enable it again.</p>
-      )}
-      <WebhookAlarms uid={webhook.uid} />
-      <dl className="fields">
-        <dt>UID</dt>
-        <dd>
-          <code>{webhook.uid}</code>
-          <CopyButton value={webhook.uid} label="Copy UID" />
-        </dd>
-        <dt>Ingress URL</dt>
-        <dd>
-          <code data-testid="ingress-url">{webhook.ingressUrl}</code>
-          <CopyButton value={webhook.ingressUrl} label="Copy ingress URL" />
-        </dd>
-        {webhook.authMode === 'url_token' && (
-          <>
-            <dt />
-            <dd className="hint">
-              {'{token}'} stands for the URL token, shown once when it was created or rotated.
-            </dd>
-          </>
-        )}
-        <dt>Mode</dt>
-        <dd>
-          {MODE_NAMES[webhook.authMode]} <code className="muted">{webhook.authMode}</code>
-        </dd>
-        {webhook.signatureScheme && (
-          <>
-            <dt>Scheme</dt>
-            <dd>
-              {SCHEME_NAMES[webhook.signatureScheme]}
-              {webhook.signatureOptions && (
-                <span className="muted">
-                  header {webhook.signatureOptions.header}, {webhook.signatureOptions.encoding}
-                  {webhook.signatureOptions.prefix && `, prefix ${webhook.signatureOptions.prefix}`}
-                </span>
-              )}
-            </dd>
-          </>
-        )}
-        <dt>Secret name</dt>
-        <dd>
-          <a href={routeHref('secrets')}>{webhook.secretName}</a>
-        </dd>
-        <dt>Delivery ID header</dt>
-        <dd>
-          <InlineEdit
-            label="Delivery ID header"
-            value={webhook.deliveryIdHeader ?? ''}
-            placeholder="X-Request-Id"
-            hint="Blank: none. The identity then comes from the provider's header, X-Service-Delivery-Id, or the body's hash."
-            blocked={blocked}
-            display={
-              webhook.deliveryIdHeader ? (
-                <code>{webhook.deliveryIdHeader}</code>
-              ) : (
-                <span className="muted">none</span>
-              )
-            }
-            onSave={async (header) => {
-              await update({ deliveryIdHeader: header === '' ? null : header });
-              toast(
-                'success',
-                header === ''
-                  ? 'Delivery ID header removed.'
-                  : `Delivery ID header set to ${header}.`,
-              );
-            }}
-          />
-        </dd>
-        <dt>Event type</dt>
-        <dd>
-          <EventTypeSetting
-            webhook={webhook}
-            blocked={blocked}
-            onSave={(eventTypePath) => update({ eventTypePath })}
-          />
-        </dd>
-        <dt>Created</dt>
-        <dd>
-          <time dateTime={webhook.createdAt}>{formatTime(webhook.createdAt)}</time>
-        </dd>
-      </dl>
-      <div className="actions">
         <button
           type="button"
           onClick={() => setDialog('rotate')}
@@ -177,6 +94,19 @@ export function WebhookDetail({
         >
           Delete
         </button>
+      </header>
+      {!webhook.enabled && (
+        <p className="warning-note">Disabled: senders get 404 until you enable it again.</p>
+      )}
+      <div className="webhook-ingress">
+        <span className="muted">{MODE_NAMES[webhook.authMode]}</span>
+        <code data-testid="ingress-url">{webhook.ingressUrl}</code>
+        <CopyButton value={webhook.ingressUrl} label="Copy ingress URL" />
+        {webhook.authMode === 'url_token' && (
+          <span className="hint">
+            {'{token}'} stands for the URL token, shown once when it was created or rotated.
+          </span>
+        )}
       </div>
       {rotateBlocked && (
         <p className="hint">
@@ -191,10 +121,21 @@ export function WebhookDetail({
           )}
         </p>
       )}
-      <ProviderLink webhook={webhook} onChanged={onChanged} />
-      <WebhookVolume uid={webhook.uid} />
-      <WebhookRefusals uid={webhook.uid} />
-      <RecentDeliveries webhook={webhook} deliveryId={deliveryId} detailId={detailId} />
+      <WebhookAlarms uid={webhook.uid} />
+      <WebhookTabs
+        tab={shown}
+        onTab={(next) => {
+          setTab(next);
+          if (deliveryId && next !== 'Deliveries') navigate('webhooks', webhook.uid);
+        }}
+      >
+        {shown === 'Deliveries' && (
+          <RecentDeliveries webhook={webhook} deliveryId={deliveryId} detailId={detailId} />
+        )}
+        {shown === 'Settings' && <WebhookSettings webhook={webhook} onChanged={onChanged} />}
+        {shown === 'Volume' && <WebhookVolume uid={webhook.uid} />}
+        {shown === 'Refused' && <WebhookRefusals uid={webhook.uid} />}
+      </WebhookTabs>
       {dialog === 'rotate' && (
         <RotateSecretDialog webhook={webhook} onClose={() => setDialog(null)} />
       )}

@@ -14,7 +14,10 @@ function select(uid: string): void {
   navigate('webhooks', uid);
 }
 
-/** Name, mode, enabled, last 24 h by label, last delivery; a row opens the detail pane. */
+/**
+ * Name (its mode on a second line), enabled, last 24 h by label, last delivery; a row opens the
+ * detail pane. Four columns that wrap rather than scroll: none is cut off in a narrow pane.
+ */
 export function WebhookList({
   webhooks,
   activity,
@@ -49,8 +52,7 @@ export function WebhookList({
       <table className="table">
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Mode</th>
+            <th scope="col">Name · mode</th>
             <th scope="col">Enabled</th>
             <th scope="col">Last 24 h</th>
             <th scope="col">Last delivery</th>
@@ -81,12 +83,10 @@ export function WebhookList({
                         ⚠ {a.kind === 'quiet' ? 'quiet' : 'auth'}
                       </span>
                     ))}
-                </td>
-                <td title={MODE_NAMES[webhook.authMode]}>
-                  {webhook.authMode}
-                  {webhook.signatureScheme && (
-                    <span className="webhook-scheme">{webhook.signatureScheme}</span>
-                  )}
+                  <span className="webhook-scheme" title={MODE_NAMES[webhook.authMode]}>
+                    {webhook.authMode}
+                    {webhook.signatureScheme && ` · ${webhook.signatureScheme}`}
+                  </span>
                 </td>
                 <td>
                   <EnabledSwitch webhook={webhook} onChanged={onChanged} />

@@ -11,13 +11,24 @@ const SHOWN = 5;
 
 /**
  * Requests this webhook's URL refused without a log entry (disabled: 404; over its rate: 429;
- * GET: 405): the newest few, when there are any, and a link to all of them.
+ * GET: 405): the newest few and a link to all of them, or that there are none.
  */
 export function WebhookRefusals({ uid }: { uid: string }): ReactNode {
   const refusals = useCall('refusals.list', { webhook: uid, limit: 1000 });
   useInterval(refusals.reload, REFUSALS_REFRESH_MS);
   const items = refusals.data?.items ?? [];
-  if (items.length === 0) return null;
+  if (items.length === 0) {
+    return (
+      <section className="webhook-refusals" aria-label="Refused requests">
+        <h3>Refused requests</h3>
+        <p className="hint">
+          {refusals.data
+            ? 'None kept: this webhook’s URL has not answered 404, 405 or 429 lately.'
+            : 'Loading…'}
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="webhook-refusals" aria-label="Refused requests">
       <h3>Refused requests</h3>

@@ -105,9 +105,11 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
         <EmptyState onAdd={() => setAdding(true)} blocked={blocked} />
       ) : (
         <div
-          className={
-            selected && deliveryId ? 'split webhooks-split delivery-open' : 'split webhooks-split'
-          }
+          className={[
+            'split webhooks-split',
+            selected ? 'has-selection' : '',
+            selected && deliveryId ? 'delivery-open' : '',
+          ].join(' ')}
         >
           <WebhookList
             webhooks={items}
