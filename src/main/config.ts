@@ -39,8 +39,6 @@ export interface CoreConfig {
   limits?: { deliveriesPerMinute?: number; webhooksPerFactory?: number };
   /** How long forwarding one delivery to a handler may take in all (default 15 s). */
   forwardTimeoutMs?: number;
-  /** How long the SQLite writer thread stays up with nothing to write (default 30 s); tests shorten it. */
-  writerIdleCloseMs?: number;
   /** `--tunnel`, HOOKPORT_TUNNEL (PRODUCT §18); without a choice here, the Settings one runs. */
   tunnel?: TunnelConfig;
   /** Provider links (§19) and the wake detector (§20); tests shorten waits and tick by hand. */

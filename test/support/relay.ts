@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AdminClient } from '../../src/main/cli/admin-client.js';
 import type { CoreConfig } from '../../src/main/config.js';
 import { startCore, type Core } from '../../src/main/core.js';
 import type { Logger } from '../../src/main/log.js';
+import type { MethodInput, MethodName, MethodOutput } from '../../src/shared/contract/index.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -20,6 +22,11 @@ export interface TestRelay {
   adminToken: string;
   /** Every line the relay logged, in order (the relay never logs secrets; tests check that). */
   logs: string[];
+  /**
+   * One management call through the contract (typed input, output checked against its schema);
+   * a refusal rejects with the ApiError. Tests of the HTTP transport itself use `api`.
+   */
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   api<T = Record<string, unknown>>(
     method: string,
     path: string,
@@ -84,9 +91,11 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
     return { status: response.status, body: parsed as never, headers: response.headers };
   };
 
+  const client = new AdminClient(adminUrl, adminToken);
   return {
     core,
     dataDir,
+    call: (method, input) => client.call(method, input),
     ingressUrl: core.ingressListenUrl,
     adminUrl,
     adminToken,

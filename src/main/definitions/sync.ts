@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ApiError } from '../../shared/errors.js';
 import type { EventBus } from '../events.js';
-import type { AutomationIndex } from '../automations/automation-index.js';
-import type { WebhookDirectory } from '../ingress/webhook-directory.js';
+import type { OnChanged } from '../core/on-changed.js';
 import { describeError, type Logger } from '../log.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import type { SerialQueue } from '../service/serial-queue.js';
+import type { SharedResource } from '../store/store-peers.js';
 import type { Store } from '../store/store.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import { applyPlan } from './apply.js';
@@ -18,9 +18,9 @@ import { watchDefinitions } from './watch.js';
 export interface DefinitionSyncDeps {
   store: Store;
   secrets: TeamSecrets;
-  directory: WebhookDirectory;
-  automationIndex: AutomationIndex;
   events: EventBus;
+  /** What an apply changed reloads through the same table as a management write. */
+  onChanged: OnChanged;
   writes: SerialQueue;
   webhookLimit: number;
   log: Logger;
@@ -121,8 +121,7 @@ export class DefinitionSync {
           item.id = applied.created.get(item.name) ?? null;
       await this.afterApply(factoryId, applied.failedRuns, rotated, plan.items, plan.warnings);
       // The factory is managed now (or by another directory): pages that show it reload.
-      if (factory.definitionsDir !== definitionsDir)
-        this.deps.events.emit({ type: 'changed', resource: 'settings' });
+      if (factory.definitionsDir !== definitionsDir) await this.deps.onChanged('settings');
       // Watched before the answer goes out, so an edit right after this apply is never missed.
       this.watch(factoryId, definitionsDir);
       return { ...result, applied: true };
@@ -153,14 +152,12 @@ export class DefinitionSync {
     items: PlanItem[],
     warnings: string[],
   ): Promise<void> {
-    await this.deps.directory.reloadAll();
-    await this.deps.automationIndex.reload();
     const changed = items.filter((i) => i.action !== 'unchanged');
-    if (changed.some((i) => i.kind === 'webhook'))
-      this.deps.events.emit({ type: 'changed', resource: 'webhooks' });
-    if (changed.some((i) => i.kind === 'automation'))
-      this.deps.events.emit({ type: 'changed', resource: 'automations' });
-    if (rotated.length > 0) this.deps.events.emit({ type: 'changed', resource: 'secrets' });
+    const resources: SharedResource[] = [];
+    if (changed.some((i) => i.kind === 'webhook')) resources.push('webhooks');
+    if (changed.some((i) => i.kind === 'automation')) resources.push('automations');
+    if (rotated.length > 0) resources.push('secrets');
+    await this.deps.onChanged(resources);
     for (const run of failedRuns) {
       this.deps.events.emit({
         type: 'run',

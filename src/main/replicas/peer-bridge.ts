@@ -10,8 +10,8 @@ export interface PeerBridgeDeps {
   peers: StorePeers;
   events: EventBus;
   store: Pick<Store, 'deliveries' | 'runs' | 'attempts'>;
-  /** What this relay holds in memory of each resource, read again from the store. */
-  reload: Record<SharedResource, () => Promise<void>>;
+  /** Reads again what this relay holds in memory of `resource` (the change table, on-changed.ts). */
+  reload: (resource: SharedResource) => Promise<void>;
   /** Deliveries another relay committed, for what watches commits (alarms). */
   onForeignCommits: (committed: CommittedDelivery[]) => void;
   /** Another relay queued or changed runs: look at the queue. */
@@ -81,7 +81,7 @@ export function bridgePeers(deps: PeerBridgeDeps): PeerBridge {
     }),
   ];
   peers.onChange(async (resource) => {
-    await deps.reload[resource]();
+    await deps.reload(resource);
     relay({ type: 'changed', resource });
   });
   peers.onRunLost((runId) => deps.abandonRun(runId));

@@ -63,7 +63,7 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
             authFailureStreak === undefined ? current.authFailureStreak : authFailureStreak,
         });
         await deps.alarms.monitor.recheck(uid);
-        deps.events.emit({ type: 'changed', resource: 'alarms' });
+        await deps.onChanged('alarms');
         return settingsJson(uid);
       }),
     'factories.alarmNotification': async ({ id }, caller) => {
@@ -77,7 +77,7 @@ export function alarmHandlers(deps: ServiceDeps): AlarmHandlers {
         if (!(await deps.alarms.repo.saveNotification(id, notification))) {
           throw new ApiError('not_found', `No factory "${id}".`, 'id');
         }
-        deps.events.emit({ type: 'changed', resource: 'settings' });
+        await deps.onChanged('settings');
         return { factory: id, notification };
       }),
   };

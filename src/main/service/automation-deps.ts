@@ -12,7 +12,7 @@ import type { ServiceDeps } from './deps.js';
 /** What the automation, run, replay and executor handlers need beyond the common service deps. */
 export interface AutomationServiceDeps {
   automations: AutomationsRepository;
-  /** Reloaded after every automation write, so the accept path plans with what was saved. */
+  /** What replays are planned with (reloaded through `onChanged`). */
   automationIndex: AutomationIndex;
   runs: RunsRepository;
   executors: ExecutorsRepository;

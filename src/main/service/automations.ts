@@ -150,10 +150,7 @@ export function automationHandlers(deps: FullServiceDeps): AutomationHandlers {
     if (!automation) throw new ApiError('not_found', `No automation ${id}.`);
     return automation;
   };
-  const changed = async (): Promise<void> => {
-    await deps.automationIndex.reload();
-    deps.events.emit({ type: 'changed', resource: 'automations' });
-  };
+  const changed = (): Promise<void> => deps.onChanged('automations');
 
   return {
     'automations.list': async ({ factory }) => {

@@ -2,7 +2,7 @@ import type { AlarmMonitor } from '../alarms/monitor.js';
 import type { DefinitionSync } from '../definitions/sync.js';
 import type { EventBus } from '../events.js';
 import type { RefusalTally } from '../ingress/refusal-tally.js';
-import type { WebhookDirectory } from '../ingress/webhook-directory.js';
+import type { OnChanged } from '../core/on-changed.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import type { AlarmsRepository } from '../store/alarms.js';
 import type { DeliveriesRepository } from '../store/deliveries.js';
@@ -21,7 +21,6 @@ export interface ServiceDeps {
   deliveries: DeliveriesRepository;
   tokens: TokensRepository;
   secrets: TeamSecrets;
-  directory: WebhookDirectory;
   settings: RelaySettings;
   /** Tunnel and wake state, and the one place that says when the ingress base moved. */
   reachability: Reachability;
@@ -30,6 +29,8 @@ export interface ServiceDeps {
   /** Provider links (§19): keeps hooks pointed, checks and recovers them. */
   links: LinkKeeper;
   events: EventBus;
+  /** Every write calls this after saving: it reloads what the change touched, then tells pages and other relays. */
+  onChanged: OnChanged;
   /** Management writes run one at a time, so check-then-write (names, limits) cannot race. */
   writes: SerialQueue;
   limits: { webhooksPerFactory: number };

@@ -22,7 +22,7 @@ export function executorHandlers(
         await requireFactory(deps, id);
         if (executor) await deps.executors.set(id, executor);
         if (mcpForRuns !== undefined) await deps.settings.setMcpForRuns(id, mcpForRuns);
-        deps.events.emit({ type: 'changed', resource: 'settings' });
+        await deps.onChanged('settings');
         // A higher concurrency (or a switch to record) may let queued runs go now.
         deps.dispatcher.wake();
         const saved = await deps.executors.get(id);

@@ -20,7 +20,8 @@ const NO_LINK = (uid: string) =>
 /** PRODUCT §19's routes: link, unlink, check, recover. The work is the link keeper's. */
 export function linkHandlers(deps: ServiceDeps): LinkHandlers {
   const { links } = deps;
-  const changed = () => deps.events.emit({ type: 'changed', resource: 'webhooks' });
+  // A link shows on its webhook's page: the webhook's readers look again.
+  const changed = (uid: string) => deps.onChanged('webhooks', { webhookUid: uid });
   return {
     'links.get': async ({ uid }) => {
       await requireLiveWebhook(deps, uid);
@@ -59,7 +60,7 @@ export function linkHandlers(deps: ServiceDeps): LinkHandlers {
           throw error;
         }
         await links.repo.put(record);
-        changed();
+        await changed(uid);
         // Saved: pointed (when asked to) and checked now, so the answer shows the hook as it is.
         const saved = (await links.keepPointed(uid)) ?? (await links.repo.get(uid));
         return links.json(saved!);
@@ -69,7 +70,7 @@ export function linkHandlers(deps: ServiceDeps): LinkHandlers {
         await requireLiveWebhook(deps, uid);
         // The provider's hook is kept: unlinking only stops the relay acting on it.
         if (!(await links.repo.remove(uid))) throw NO_LINK(uid);
-        changed();
+        await changed(uid);
         return { uid, deleted: true as const };
       }),
     'links.check': async ({ uid }) => {

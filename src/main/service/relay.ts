@@ -61,7 +61,7 @@ export function relayHandlers(deps: ServiceDeps): RelayHandlers {
         if (changes.openAtLogin !== undefined)
           await deps.settings.setOpenAtLogin(changes.openAtLogin);
         deps.reachability.noticeBase();
-        deps.events.emit({ type: 'changed', resource: 'settings' });
+        await deps.onChanged('settings');
         return settingsJson();
       }),
   };

@@ -53,7 +53,7 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
       throw new ApiError('not_found', `No team secret "${name}" in factory "${factory}".`);
     return record;
   };
-  const changed = (): void => deps.events.emit({ type: 'changed', resource: 'secrets' });
+  const changed = (): Promise<void> => deps.onChanged('secrets');
 
   return {
     'secrets.list': async ({ factory }, caller) => {
@@ -81,7 +81,7 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
         }
         const chosen = value ?? newSecretValue();
         const record = await deps.secrets.create(factory, name, chosen);
-        changed();
+        await changed();
         return { secret: await json(record), value: chosen };
       }),
 
@@ -93,7 +93,7 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
         assertFitsEveryWebhook(chosen, users, 'value');
         // Once this returns the ingress accepts only the new value: no overlap window.
         const record = await deps.secrets.rotate(factory, name, chosen);
-        changed();
+        await changed();
         return { secret: await json(record), value: chosen };
       }),
 
@@ -108,7 +108,7 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
           );
         }
         await deps.secrets.remove(factory, name);
-        changed();
+        await changed();
         return { name, deleted: true as const };
       }),
   };

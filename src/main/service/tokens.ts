@@ -24,14 +24,14 @@ export function tokenHandlers(
         const value = newApiTokenValue();
         const record = { id: newTokenId(), name, role, createdAt: deps.now(), lastUsedAt: null };
         await deps.tokens.insert({ ...record, hash: hashToken(value) });
-        deps.events.emit({ type: 'changed', resource: 'tokens' });
+        await deps.onChanged('tokens');
         return { token: tokenJson(record), value };
       }),
     'tokens.delete': ({ id }) =>
       deps.writes.run(async () => {
         if (!(await deps.tokens.revoke(id, deps.now())))
           throw new ApiError('not_found', `No token ${id}.`);
-        deps.events.emit({ type: 'changed', resource: 'tokens' });
+        await deps.onChanged('tokens');
         return { id, deleted: true as const };
       }),
   };

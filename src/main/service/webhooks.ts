@@ -84,8 +84,7 @@ async function freeSecretName(
 
 export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
   const changed = async (uid: string): Promise<void> => {
-    await deps.directory.refresh(uid);
-    deps.events.emit({ type: 'changed', resource: 'webhooks' });
+    await deps.onChanged('webhooks', { webhookUid: uid });
   };
 
   return {
@@ -203,7 +202,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
           throw error;
         }
         await changed(record.uid);
-        if (createdSecret) deps.events.emit({ type: 'changed', resource: 'secrets' });
+        if (createdSecret) await deps.onChanged('secrets');
         return {
           webhook: webhookJson(record, deps.settings),
           secret: revealed,
@@ -258,7 +257,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
         const sharers = await deps.webhooks.usingSecret(webhook.factoryId, webhook.secretName);
         assertFitsEveryWebhook(value, sharers, 'secret');
         await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
-        deps.events.emit({ type: 'changed', resource: 'secrets' });
+        await deps.onChanged('secrets');
         return { secret: value, ingressUrl: deps.settings.ingressUrl(webhook, value) };
       }),
 

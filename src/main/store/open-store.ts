@@ -12,8 +12,6 @@ export interface OpenStoreOptions {
   runLeaseMs?: number;
   /** HOOKPORT_MASTER_KEY: seals secret values in PostgreSQL. */
   masterKeyFromEnv?: string;
-  /** SQLite: how long the writer thread stays up with nothing to do (tests shorten it). */
-  writerIdleCloseMs?: number;
   log: Logger;
 }
 
@@ -35,6 +33,5 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return openSqliteStore(join(options.dataDir, 'hookport.sqlite'), {
     log: options.log,
     dedupeWindowMs: DEDUPE_WINDOW_MS,
-    writerIdleCloseMs: options.writerIdleCloseMs,
   });
 }

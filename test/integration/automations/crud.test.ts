@@ -31,31 +31,30 @@ describe('automations over the management API', () => {
       runs24h: 0,
     });
 
-    const list = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-    expect(list.body.items.map((a) => a.name)).toEqual(['triage']);
-    const sameFactory = await relay.api<{ items: Automation[] }>(
-      'GET',
-      '/api/automations?factory=default',
-    );
-    expect(sameFactory.body.items).toHaveLength(1);
+    const list = await relay.call('automations.list', {});
+    expect(list.items.map((a) => a.name)).toEqual(['triage']);
+    const sameFactory = await relay.call('automations.list', { factory: 'default' });
+    expect(sameFactory.items).toHaveLength(1);
 
-    const read = await relay.api<Automation>('GET', `/api/automations/${created.id}`);
-    expect(read.body.triggers).toEqual([webhookTrigger([uid], { action: ['opened'] })]);
+    const read = await relay.call('automations.get', { id: created.id });
+    expect(read.triggers).toEqual([webhookTrigger([uid], { action: ['opened'] })]);
 
-    const patched = await relay.api<Automation>('PATCH', `/api/automations/${created.id}`, {
+    const patched = await relay.call('automations.update', {
+      id: created.id,
       enabled: false,
       prompt: 'Label the issue.',
     });
-    expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({
+    expect(patched).toMatchObject({
       enabled: false,
       prompt: 'Label the issue.',
       name: 'triage',
     });
 
-    const deleted = await relay.api('DELETE', `/api/automations/${created.id}`);
-    expect(deleted.body).toEqual({ id: created.id, deleted: true });
-    expect((await relay.api('GET', `/api/automations/${created.id}`)).status).toBe(404);
+    const deleted = await relay.call('automations.delete', { id: created.id });
+    expect(deleted).toEqual({ id: created.id, deleted: true });
+    await expect(relay.call('automations.get', { id: created.id })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('refuses an invalid payload filter when saved, naming the path of the bad key', async () => {

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
-import { isSqliteStore, sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
+import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
+import {
+  isSqliteStore,
+  openSqliteStore,
+  sqliteDbOf,
+} from '../../../src/main/store/sqlite/sqlite-store.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
 import { waitFor } from '../../support/wait.js';
@@ -17,7 +22,15 @@ import { waitFor } from '../../support/wait.js';
 describe('the writer thread after an idle close', () => {
   let relay: TestRelay;
   beforeEach(async () => {
-    relay = await startTestRelay({ writerIdleCloseMs: 50 });
+    // The one test-only setting, given to the store this test opens itself.
+    relay = await startTestRelay({
+      openStore: ({ dataDir, log }) =>
+        openSqliteStore(join(dataDir, 'hookport.sqlite'), {
+          log,
+          dedupeWindowMs: DEDUPE_WINDOW_MS,
+          writerIdleCloseMs: 50,
+        }),
+    });
   });
   afterEach(() => relay.stop());
 

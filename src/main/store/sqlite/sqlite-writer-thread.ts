@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
@@ -276,20 +273,17 @@ export class SqliteWriterThread implements DeliveryBatchStore {
 
 /**
  * The thread's script sits beside the code that starts it: writer-thread.js beside the bundle
- * (electron-vite's out/main, the benchmark's out/bench), or writer-thread.ts when running from
- * sources (tsx, vitest), where the thread registers tsx before importing it.
+ * (electron-vite's out/main, the benchmark's out/bench). From sources (vitest, `node --import tsx`)
+ * it is writer-thread.ts, which needs a loader in the thread: the repository's dev boot
+ * (scripts/ts-worker.mjs) registers one. The relay never resolves a devDependency itself.
  */
 function startWorker(data: WriterThreadData, resourceLimits: ResourceLimits): Worker {
   const here = import.meta.url;
-  const fromSources = here.endsWith('.ts');
-  const script = new URL(fromSources ? './writer-thread.ts' : './writer-thread.js', here);
   const options = { workerData: data, resourceLimits };
-  if (!fromSources) return new Worker(script, options);
-  const tsx = join(
-    dirname(createRequire(here).resolve('tsx/package.json')),
-    'dist/esm/api/index.mjs',
-  );
-  const boot = `import(${JSON.stringify(pathToFileURL(tsx).href)})
-    .then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
-  return new Worker(boot, { ...options, eval: true });
+  if (!here.endsWith('.ts')) return new Worker(new URL('./writer-thread.js', here), options);
+  const script = new URL('./writer-thread.ts', here).href;
+  return new Worker(new URL('../../../../scripts/ts-worker.mjs', here), {
+    ...options,
+    argv: [script],
+  });
 }
