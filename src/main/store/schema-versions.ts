@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
 import { up as sqliteInitial } from './sqlite/migrations/001-initial.js';
 import { up as sqliteSessionTokens } from './sqlite/migrations/002-session-tokens.js';
-import { up as sqliteRequestContext } from './sqlite/migrations/003-request-context.js';
+import {
+  up as sqliteRequestContext,
+  withoutRowid as sqliteRequestContextsWithoutRowid,
+} from './sqlite/migrations/003-request-context.js';
 import { up as sqliteLogSearchAndAlarms } from './sqlite/migrations/004-log-search-and-alarms.js';
 import { up as sqliteForwarding } from './sqlite/migrations/005-forwarding.js';
 import { up as sqliteRunProcesses } from './sqlite/migrations/006-run-processes.js';
-import { up as sqliteRequestContextsWithoutRowid } from './sqlite/migrations/007-request-contexts-without-rowid.js';
 import { up as sqlitePostgresLogSearch } from './sqlite/migrations/008-postgres-log-search.js';
 import { up as sqliteReplicas } from './sqlite/migrations/009-replicas.js';
 import { up as sqlitePostgresSearchQueue } from './sqlite/migrations/010-postgres-search-queue.js';
@@ -34,11 +36,12 @@ export interface SchemaVersion {
 
 /**
  * Every schema version, in file-number order, for both stores: the one list of migrations.
- * `version` is the number of the migration files (`migrations/NNN-…` and
- * `postgres/migrations/NNN-…`). Append only; never edit a version that has shipped.
+ * `version` is the number of the migration files (`sqlite/migrations/NNN-…` and
+ * `postgres/migrations/NNN-…`). Append only; a shipped version changes only so that every file
+ * still ends with the same schema (versions 3 and 7 are one change, folded into 003).
  *
  * Both stores record each version they applied (`hookport_schema`), so a number that lands after
- * a higher one is still applied when it arrives. A new version: its SQLite file in `migrations/`,
+ * a higher one is still applied when it arrives. A new version: its SQLite file in `sqlite/migrations/`,
  * its PostgreSQL step under the same number in `postgres/migrations/`, and its row here. A change
  * one store does not need gets an empty step on the other side (`''`, or a function that does
  * nothing), so the numbers stay aligned.
@@ -73,6 +76,7 @@ export const schemaVersions: readonly SchemaVersion[] = [
   {
     version: 7,
     name: 'request-contexts-without-rowid',
+    // Folded into version 3 (003-request-context.ts); rebuilds only tables an older version 3 made.
     sqlite: sqliteRequestContextsWithoutRowid,
     // A SQLite storage choice (one B-tree per entry); PostgreSQL's table already has one.
     postgres: '',

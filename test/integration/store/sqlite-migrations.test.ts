@@ -89,4 +89,60 @@ describe('SQLite migrations, one list for both stores', () => {
     expect(appliedIn(db)).toEqual([1, 2]);
     db.close();
   });
+
+  it('bring a file at every earlier version to the schema a new file gets', () => {
+    const fresh = freshFile();
+    runMigrations(fresh);
+    const newest = schemaOf(fresh);
+    fresh.close();
+
+    for (const [i, at] of schemaVersions.entries()) {
+      const db = freshFile();
+      runMigrations(db, schemaVersions.slice(0, i + 1));
+      // Versions 3 to 6 of older Hookports made request_contexts a rowid table (version 7 rebuilt it).
+      if (at.version >= 3 && at.version < 7) asRowidTable(db, 'request_contexts');
+      runMigrations(db);
+      expect({ from: at.version, schema: schemaOf(db) }).toEqual({
+        from: at.version,
+        schema: newest,
+      });
+      db.close();
+    }
+  });
 });
+
+/** Tables (with their columns and whether they keep a rowid) and indexes, as SQLite reports them. */
+function schemaOf(db: Database.Database): unknown[] {
+  const tables = db
+    .prepare<[], { name: string; wr: number; strict: number }>(
+      "SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main' ORDER BY name",
+    )
+    .all();
+  const indexes = db
+    .prepare<[], { name: string; tbl_name: string }>(
+      "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' ORDER BY name",
+    )
+    .all();
+  return [
+    ...tables.map((table) => ({
+      ...table,
+      columns: db
+        .prepare<[string], { name: string; type: string; notnull: number; pk: number }>(
+          'SELECT name, type, "notnull", pk FROM pragma_table_xinfo(?) ORDER BY cid',
+        )
+        .all(table.name),
+    })),
+    ...indexes,
+  ];
+}
+
+/** The table rebuilt as an older Hookport's version 3 made it: the same columns, with a rowid. */
+function asRowidTable(db: Database.Database, name: string): void {
+  db.exec(`
+    CREATE TABLE old_shape (delivery_id TEXT PRIMARY KEY, method TEXT NOT NULL, path TEXT NOT NULL,
+                            headers TEXT NOT NULL) STRICT;
+    INSERT INTO old_shape SELECT * FROM ${name};
+    DROP TABLE ${name};
+    ALTER TABLE old_shape RENAME TO ${name};
+  `);
+}

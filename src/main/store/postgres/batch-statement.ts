@@ -23,6 +23,20 @@ interface IdentityClaim {
 }
 
 /**
+ * How a claim's rows meet the unique key, in one order (byte order of uid, identity) for every
+ * replica: a key older than the window ($5) is taken over, a live one stays its holder's; either
+ * way the row comes back with its holder.
+ */
+const CLAIM_IN_KEY_ORDER = `
+    ORDER BY webhook_uid COLLATE "C", identity COLLATE "C"
+    ON CONFLICT (webhook_uid, identity) DO UPDATE SET
+      delivery_id = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
+                         THEN excluded.delivery_id ELSE dedupe_keys.delivery_id END,
+      accepted_at = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
+                         THEN excluded.accepted_at ELSE dedupe_keys.accepted_at END
+    RETURNING webhook_uid, identity, delivery_id AS holder`;
+
+/**
  * The dedupe claims, then every item decided against them. The unique key decides, never a read
  * before the write: INSERT … ON CONFLICT waits for a concurrent transaction holding the same key
  * to end, so of two replicas committing one identity at the same moment exactly one takes it.
@@ -42,13 +56,7 @@ const DECIDE = `
     SELECT webhook_uid, identity, delivery_id, accepted_at FROM (
       SELECT DISTINCT ON (webhook_uid, identity) * FROM signatures
       ORDER BY webhook_uid, identity, n) AS first_seen
-    ORDER BY webhook_uid COLLATE "C", identity COLLATE "C"
-    ON CONFLICT (webhook_uid, identity) DO UPDATE SET
-      delivery_id = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
-                         THEN excluded.delivery_id ELSE dedupe_keys.delivery_id END,
-      accepted_at = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
-                         THEN excluded.accepted_at ELSE dedupe_keys.accepted_at END
-    RETURNING webhook_uid, identity, delivery_id AS holder),
+    ${CLAIM_IN_KEY_ORDER}),
   replayed AS (
     SELECT s.delivery_id, c.holder FROM signatures s
     JOIN signature_claims c ON c.webhook_uid = s.webhook_uid AND c.identity = s.identity
@@ -61,13 +69,7 @@ const DECIDE = `
         WITH ORDINALITY AS c (webhook_uid, identity, delivery_id, accepted_at, n)
       WHERE c.delivery_id NOT IN (SELECT delivery_id FROM replayed)
       ORDER BY webhook_uid, identity, n) AS first_claims
-    ORDER BY webhook_uid COLLATE "C", identity COLLATE "C"
-    ON CONFLICT (webhook_uid, identity) DO UPDATE SET
-      delivery_id = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
-                         THEN excluded.delivery_id ELSE dedupe_keys.delivery_id END,
-      accepted_at = CASE WHEN dedupe_keys.accepted_at <= excluded.accepted_at - $5::bigint
-                         THEN excluded.accepted_at ELSE dedupe_keys.accepted_at END
-    RETURNING webhook_uid, identity, delivery_id AS holder),
+    ${CLAIM_IN_KEY_ORDER}),
   entries AS (
     SELECT e.*,
       CASE WHEN e.kind = 'reject' THEN e.rejected_as

@@ -1,21 +1,5 @@
-import type { AcceptedEntry, DeliveryScans, StoredPayload } from '../scans.js';
+import { toEntry, type DeliveryScans, type EntryRow, type StoredPayload } from '../scans.js';
 import type { Queryable } from './client.js';
-
-interface EntryRow {
-  id: string;
-  webhook_uid: string;
-  received_at: number;
-  event_type: string | null;
-  size: number;
-}
-
-const toEntry = (r: EntryRow): AcceptedEntry => ({
-  id: r.id,
-  webhookUid: r.webhook_uid,
-  receivedAt: r.received_at,
-  eventType: r.event_type,
-  size: r.size,
-});
 
 /**
  * delivery-scans.ts on PostgreSQL: what `hookport forward` has still to send, and the newest

@@ -4,6 +4,7 @@ import {
   toRecord,
   type NewWebhook,
   type WebhookChanges,
+  type WebhookDefinition,
   type WebhooksRepository,
 } from '../webhooks.js';
 import type { Sync } from '../store.js';
@@ -82,19 +83,7 @@ export function createWebhooksRepository(db: Db): Sync<WebhooksRepository> {
       return get(uid);
     },
     /** Everything a definition file sets; the name and UID stay (a managed factory never renames). */
-    redefine: (
-      uid: string,
-      d: Pick<
-        WebhookRecord,
-        | 'authMode'
-        | 'signatureScheme'
-        | 'signatureOptions'
-        | 'secretName'
-        | 'deliveryIdHeader'
-        | 'eventTypePath'
-        | 'enabled'
-      >,
-    ): void => {
+    redefine: (uid: string, d: WebhookDefinition): void => {
       redefine.run({
         uid,
         ...d,
