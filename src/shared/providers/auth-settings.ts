@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProviderDescription, ProviderOptions } from './description.js';
-import { PROVIDERS, providerOf, type SignatureSchemeName } from './index.js';
+import { PROVIDERS, providerOf, type AuthSettingsLike, type SignatureSchemeName } from './index.js';
 
 /**
  * How a webhook authenticates (PRODUCT.md §4), as one discriminated union: a token, a URL
@@ -64,3 +64,14 @@ export function signatureOptionsProblem(
     ? `the ${scheme} scheme needs {header, encoding, prefix}`
     : `only the ${names(PROVIDERS.filter((provider) => provider.options !== null))} scheme takes options`;
 }
+
+/**
+ * A stored webhook's settings as the union. They were checked when written (create or a
+ * definition file), and the contract's output checks them again.
+ */
+export const authSettingsOf = (record: AuthSettingsLike): AuthSettings =>
+  ({
+    authMode: record.authMode,
+    signatureScheme: record.signatureScheme,
+    signatureOptions: record.signatureOptions,
+  }) as AuthSettings;

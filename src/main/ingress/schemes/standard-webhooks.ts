@@ -1,9 +1,11 @@
-import type { DistinctHeaders } from './scheme.js';
+import { standardWebhooks as provider } from '../../../shared/providers/standard-webhooks.js';
+import type { DistinctHeaders, HeaderReader, ResendAs } from './scheme.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { hasHeader, requireHeader, requireSignatures } from './headers.js';
 import type { SignedContent } from './hmac.js';
 import { parseUnixSeconds } from './timestamps.js';
 import { fail } from './verification.js';
+import { genericSummary } from './summaries/summary-text.js';
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com, spec/standard-webhooks.md), which Svix
@@ -45,9 +47,27 @@ const signedContent = (id: string, timestamp: string, body: Buffer): SignedConte
   body,
 ];
 
+/** A stored delivery keeps its ID, and a Svix one its `svix-*` names (its handler reads those). */
+function resendAs(stored: HeaderReader): ResendAs {
+  const svix = stored(SVIX_HEADERS.id) !== undefined && stored(STANDARD_HEADERS.id) === undefined;
+  return {
+    deliveryId: stored(STANDARD_HEADERS.id) ?? stored(SVIX_HEADERS.id) ?? null,
+    headers: (signed) =>
+      svix
+        ? Object.fromEntries(
+            Object.entries(signed).map(([name, value]) => [
+              name.replace(/^webhook-/, 'svix-'),
+              value,
+            ]),
+          )
+        : signed,
+  };
+}
+
 export const standardWebhooks = defineHmacScheme({
-  name: 'standard-webhooks',
-  deliveryIdHeader: STANDARD_HEADERS.id,
+  provider,
+  summarize: genericSummary,
+  resendAs,
   encoding: 'base64',
   toleranceSeconds: TOLERANCE_SECONDS,
   key: keyFromSecret,
