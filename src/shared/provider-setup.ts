@@ -1,23 +1,8 @@
-import { PROVIDERS, type ProviderSetup, type SignatureSchemeName } from './providers/index.js';
+import type { ProviderSetup } from './providers/index.js';
 
 export type { ProviderSetup, SetupStep } from './providers/index.js';
 
-/**
- * What the operator does at the sender once a webhook exists: one short checklist per provider,
- * from the provider's own webhook settings page, kept in its description (src/shared/providers).
- * A step names a value to paste with `{url}` or `{secret}`, shown beside it with a copy button.
- */
-export const PROVIDER_SETUP = Object.fromEntries(
-  PROVIDERS.map((provider) => [provider.name, provider.setup]),
-) as Record<SignatureSchemeName, ProviderSetup>;
-
-/**
- * Schemes whose secret the operator invents and gives the provider: the Add dialog offers
- * Generate. The other providers make the secret themselves, to be pasted here.
- */
-export const OPERATOR_INVENTS_SECRET: readonly SignatureSchemeName[] = PROVIDERS.filter(
-  (provider) => provider.secret.maker === 'operator',
-).map((provider) => provider.name);
+/* A provider's own checklist is in its description: src/shared/providers/<name>.ts (`setup`). */
 
 /** Token and URL-token webhooks: the sender is a program of the operator's. */
 export const TOKEN_SETUP: Record<'token' | 'url_token', ProviderSetup> = {

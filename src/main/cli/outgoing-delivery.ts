@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
 import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
 import { eventHeaders } from '../ingress/schemes/provider-events.js';
@@ -29,14 +29,6 @@ export interface OutgoingDelivery {
 
 /** Identity step 3 (PRODUCT.md §3), for senders whose scheme has no delivery header. */
 export const SERVICE_DELIVERY_ID_HEADER = 'X-Service-Delivery-Id';
-
-/** Providers with a delivery header send it on every delivery, so `send` does too. */
-function defaultDeliveryId(scheme: SignatureSchemeName): string {
-  // Standard Webhooks senders (Svix) use `msg_` IDs; GitHub, Shopify, Linear, GitLab send UUIDs.
-  return scheme === 'standard-webhooks'
-    ? `msg_${randomBytes(18).toString('base64url')}`
-    : randomUUID();
-}
 
 /**
  * Signs a delivery exactly as the provider would, at `nowMs` unless a timestamp is given. With
@@ -72,7 +64,9 @@ export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDeli
       if (prepared.note !== null) notes.push(prepared.note);
     }
     const id =
-      input.id ?? (scheme.deliveryIdHeader === null ? '' : defaultDeliveryId(input.scheme));
+      input.id ??
+      // Providers with a delivery header send it on every delivery, so `send` does too.
+      (scheme.deliveryIdHeader === null ? '' : (scheme.newDeliveryId?.() ?? randomUUID()));
     let signed: Record<string, string>;
     try {
       signed = scheme.sign({

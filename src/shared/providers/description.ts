@@ -67,6 +67,12 @@ export interface ProviderDescription<
   credentialHeaders: readonly string[];
   /** The header with its own delivery ID (identity step 2), as documented; null if none. */
   deliveryIdHeader: string | null;
+  /**
+   * The header that carries the secret itself, as the provider spells it (GitLab's token): never
+   * signed for a remote host, and a copied curl command asks for the secret there. Null when a
+   * signature is sent instead.
+   */
+  secretSentAs: string | null;
   /** Whether the signature covers a timestamp (in a header, or Linear's in the body). */
   signsTimestamp: boolean;
   /** Where it names its event; null when the webhook's `eventTypePath` says (generic HMAC). */

@@ -8,6 +8,7 @@ export const github = describeProvider({
   // X-Hub-Signature is the legacy SHA-1 signature GitHub still sends beside the SHA-256 one.
   credentialHeaders: ['x-hub-signature-256', 'x-hub-signature'],
   deliveryIdHeader: 'X-GitHub-Delivery',
+  secretSentAs: null,
   signsTimestamp: false,
   eventType: {
     words: 'X-GitHub-Event, plus the body’s action (pull_request.opened)',

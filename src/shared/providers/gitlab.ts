@@ -8,6 +8,7 @@ export const gitlab = describeProvider({
   credentialHeaders: ['x-gitlab-token'],
   // Idempotency-Key stays the same when GitLab resends; X-Gitlab-Event-UUID does not.
   deliveryIdHeader: 'Idempotency-Key',
+  secretSentAs: 'X-Gitlab-Token',
   signsTimestamp: false,
   eventType: {
     words: 'X-Gitlab-Event (Push Hook)',

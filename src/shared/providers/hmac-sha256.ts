@@ -8,6 +8,7 @@ export const hmacSha256 = describeProvider({
   // Its header is the webhook's own: see options.credentialHeader.
   credentialHeaders: [],
   deliveryIdHeader: null,
+  secretSentAs: null,
   signsTimestamp: false,
   // The webhook's eventTypePath says where, as for token webhooks.
   eventType: null,

@@ -69,6 +69,15 @@ export function takesEventTypePath(authMode: string, scheme: SignatureSchemeName
   return authMode !== 'signature' || (scheme !== null && providerOf(scheme).eventType === null);
 }
 
+/** Whether a scheme's credential header is the secret itself (GitLab's token), not a signature. */
+export const sendsSecretItself = (scheme: string | null): boolean =>
+  secretHeaderOf(scheme) !== null;
+
+/** The header carrying the secret itself, lower case; null for a signature scheme or none. */
+export function secretHeaderOf(scheme: string | null): string | null {
+  return (scheme === null ? undefined : findProvider(scheme))?.secretSentAs?.toLowerCase() ?? null;
+}
+
 /** Whether a scheme takes `signatureOptions` (the generic HMAC's header, encoding, prefix). */
 export const takesOptions = (scheme: SignatureSchemeName): boolean =>
   providerOf(scheme).options !== null;

@@ -8,6 +8,7 @@ export const linear = describeProvider({
   credentialHeaders: ['linear-signature'],
   deliveryIdHeader: 'Linear-Delivery',
   // Its timestamp is the body's webhookTimestamp, which the signature covers.
+  secretSentAs: null,
   signsTimestamp: true,
   eventType: {
     words: 'the body’s type (Issue)',

@@ -7,6 +7,7 @@ export const paddle = describeProvider({
   label: 'Paddle',
   credentialHeaders: ['paddle-signature'],
   deliveryIdHeader: null,
+  secretSentAs: null,
   signsTimestamp: true,
   eventType: {
     words: 'the body’s event_type',

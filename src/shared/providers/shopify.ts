@@ -10,6 +10,7 @@ export const shopify = describeProvider({
   label: 'Shopify',
   credentialHeaders: ['x-shopify-hmac-sha256', 'shopify-hmac-sha256'],
   deliveryIdHeader: 'X-Shopify-Webhook-Id',
+  secretSentAs: null,
   signsTimestamp: false,
   eventType: {
     words: 'X-Shopify-Topic (orders/paid)',

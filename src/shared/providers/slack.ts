@@ -7,6 +7,7 @@ export const slack = describeProvider({
   label: 'Slack',
   credentialHeaders: ['x-slack-signature'],
   deliveryIdHeader: null,
+  secretSentAs: null,
   signsTimestamp: true,
   eventType: {
     words: 'the body’s type, or an event callback’s event.type',

@@ -7,6 +7,7 @@ export const standardWebhooks = describeProvider({
   label: 'Standard Webhooks (Svix and compatible)',
   credentialHeaders: ['webhook-signature', 'svix-signature'],
   deliveryIdHeader: 'webhook-id',
+  secretSentAs: null,
   signsTimestamp: true,
   eventType: {
     words: 'the body’s type',

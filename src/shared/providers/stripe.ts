@@ -7,6 +7,7 @@ export const stripe = describeProvider({
   label: 'Stripe',
   credentialHeaders: ['stripe-signature'],
   deliveryIdHeader: null,
+  secretSentAs: null,
   signsTimestamp: true,
   eventType: {
     words: 'the body’s type (invoice.paid)',

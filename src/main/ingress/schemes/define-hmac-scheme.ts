@@ -132,5 +132,7 @@ export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureSch
     ...(definition.eventHeaders && { eventHeaders: definition.eventHeaders }),
     ...(definition.prepareBody && { prepareBody: definition.prepareBody }),
     ...(definition.resendAs && { resendAs: definition.resendAs }),
+    ...(definition.newSecret && { newSecret: definition.newSecret }),
+    ...(definition.newDeliveryId && { newDeliveryId: definition.newDeliveryId }),
   };
 }

@@ -91,6 +91,10 @@ export interface SignatureScheme {
    * delivery header, and the names as signed.
    */
   resendAs?(stored: HeaderReader): ResendAs;
+  /** A secret the relay makes when none is given, where the provider lets the relay choose. */
+  newSecret?(): string;
+  /** A delivery ID as the provider makes them (`hookport send`); default: a UUID. */
+  newDeliveryId?(): string;
 }
 
 export interface ResendAs {
@@ -101,5 +105,5 @@ export interface ResendAs {
 /** The parts a provider adds beside verifying and signing. */
 export type ProviderParts = Pick<
   SignatureScheme,
-  'summarize' | 'eventHeaders' | 'prepareBody' | 'resendAs'
+  'summarize' | 'eventHeaders' | 'prepareBody' | 'resendAs' | 'newSecret' | 'newDeliveryId'
 >;

@@ -1,4 +1,6 @@
 import { standardWebhooks as provider } from '../../../shared/providers/standard-webhooks.js';
+import { randomBytes } from 'node:crypto';
+import { newStandardWebhooksSecret } from '../../ids.js';
 import type { DistinctHeaders, HeaderReader, ResendAs } from './scheme.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { hasHeader, requireHeader, requireSignatures } from './headers.js';
@@ -68,6 +70,9 @@ export const standardWebhooks = defineHmacScheme({
   provider,
   summarize: genericSummary,
   resendAs,
+  newSecret: newStandardWebhooksSecret,
+  // Svix sends `msg_` IDs.
+  newDeliveryId: () => `msg_${randomBytes(18).toString('base64url')}`,
   encoding: 'base64',
   toleranceSeconds: TOLERANCE_SECONDS,
   key: keyFromSecret,

@@ -15,7 +15,7 @@ import { RotateSecretDialog } from './RotateSecretDialog.js';
 import { WebhookAlarms } from './WebhookAlarms.js';
 import { WebhookRefusals } from './WebhookRefusals.js';
 import { WebhookVolume } from './WebhookVolume.js';
-import { SCHEME_NAMES } from './SignatureFields.js';
+import { schemeLabel } from './SignatureFields.js';
 import type { Webhook } from './types.js';
 import { MODE_NAMES } from './words.js';
 
@@ -106,7 +106,7 @@ export function WebhookDetail({
           <>
             <dt>Scheme</dt>
             <dd>
-              {SCHEME_NAMES[webhook.signatureScheme]}
+              {schemeLabel(webhook.signatureScheme)}
               {webhook.signatureOptions && (
                 <span className="muted">
                   header {webhook.signatureOptions.header}, {webhook.signatureOptions.encoding}
