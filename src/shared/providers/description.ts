@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { GenericHmacOptions } from './generic-hmac-options.js';
+import type { GenericHmacOptions } from './hmac-sha256.js';
 
 /**
  * What a signature provider is, as both the relay and the desktop app need to know it: one

@@ -8,7 +8,7 @@ import { shopify } from './shopify.js';
 import { slack } from './slack.js';
 import { standardWebhooks } from './standard-webhooks.js';
 import { stripe } from './stripe.js';
-import type { GenericHmacOptions } from './generic-hmac-options.js';
+import type { GenericHmacOptions } from './hmac-sha256.js';
 
 export type {
   HeaderReader,
@@ -18,7 +18,7 @@ export type {
   SecretMaker,
   SetupStep,
 } from './description.js';
-export { genericHmacOptionsSchema, type GenericHmacOptions } from './generic-hmac-options.js';
+export { genericHmacOptionsSchema, type GenericHmacOptions } from './hmac-sha256.js';
 
 /**
  * Every signature provider a `signature` webhook may name (PRODUCT.md §4), in the order the API

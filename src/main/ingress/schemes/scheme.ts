@@ -74,27 +74,27 @@ export interface SignatureScheme {
    * A delivery's one-line summary (PRODUCT.md §22) from its event type and parsed payload; null
    * when nothing in it says more than nothing. Never throws: any JSON value is a payload.
    */
-  summarize(eventType: string | null, payload: unknown): string | null;
+  summarize: (eventType: string | null, payload: unknown) => string | null;
   /**
    * The headers the provider sends for `event`, spelled as it sends them; only for providers
    * that name the event in a header. Throws SigningError for a name it would never send.
    */
-  eventHeaders?(event: string): Record<string, string>;
+  eventHeaders?: (event: string) => Record<string, string>;
   /**
    * The body as the provider would send it now (Linear signs a timestamp inside the body).
    * Throws SigningError when the request cannot be made as asked.
    */
-  prepareBody?(input: PrepareBodyInput): PreparedBody;
+  prepareBody?: (input: PrepareBodyInput) => PreparedBody;
   /**
    * Signing a stored delivery again (Send to…): the provider delivery ID it carried, and the
    * signed headers under the names it came with (Svix's `svix-*`). Default: the value of the
    * delivery header, and the names as signed.
    */
-  resendAs?(stored: HeaderReader): ResendAs;
+  resendAs?: (stored: HeaderReader) => ResendAs;
   /** A secret the relay makes when none is given, where the provider lets the relay choose. */
-  newSecret?(): string;
+  newSecret?: () => string;
   /** A delivery ID as the provider makes them (`hookport send`); default: a UUID. */
-  newDeliveryId?(): string;
+  newDeliveryId?: () => string;
 }
 
 export interface ResendAs {

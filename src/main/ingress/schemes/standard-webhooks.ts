@@ -1,6 +1,5 @@
 import { standardWebhooks as provider } from '../../../shared/providers/standard-webhooks.js';
 import { randomBytes } from 'node:crypto';
-import { newStandardWebhooksSecret } from '../../ids.js';
 import type { DistinctHeaders, HeaderReader, ResendAs } from './scheme.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { hasHeader, requireHeader, requireSignatures } from './headers.js';
@@ -22,6 +21,9 @@ const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1,';
 /** Standard base64, padding optional (Svix secrets such as 32 chars for 24 bytes need none). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
+/** A secret the relay makes: `whsec_` + base64 of 24 random bytes (PRODUCT.md §4). */
+const newSecret = (): string => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 
 const HEADER_FAMILIES = [
   { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' },
@@ -70,7 +72,7 @@ export const standardWebhooks = defineHmacScheme({
   provider,
   summarize: genericSummary,
   resendAs,
-  newSecret: newStandardWebhooksSecret,
+  newSecret,
   // Svix sends `msg_` IDs.
   newDeliveryId: () => `msg_${randomBytes(18).toString('base64url')}`,
   encoding: 'base64',
