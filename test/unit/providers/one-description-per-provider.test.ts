@@ -62,9 +62,13 @@ describe.each(PROVIDERS.map((provider) => [provider.name, provider] as const))(
       const main = `src/main/ingress/schemes/${name}.ts`;
       expect(existsSync(join(ROOT, shared)), shared).toBe(true);
       expect(existsSync(join(ROOT, main)), main).toBe(true);
-      const described = Object.values<unknown>((await import(join(ROOT, shared))) as object);
+      const described = Object.values<unknown>(
+        (await import(join(ROOT, shared))) as Record<string, unknown>,
+      );
       expect(described).toContain(provider);
-      const run = Object.values<unknown>((await import(join(ROOT, main))) as object);
+      const run = Object.values<unknown>(
+        (await import(join(ROOT, main))) as Record<string, unknown>,
+      );
       expect(run).toContain(scheme);
       expect(scheme.name).toBe(name);
     });
