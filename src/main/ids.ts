@@ -36,7 +36,3 @@ export const newAttemptId = (now = Date.now()): string => `fwd_${nextUlid(now)}`
 
 /** 32 random bytes, base64url: the shape of every secret the relay generates (PRODUCT.md §4). */
 export const newSecretValue = (): string => randomBytes(32).toString('base64url');
-
-/** Standard Webhooks secrets: `whsec_` + base64 of 24 random bytes (PRODUCT.md §4). */
-export const newStandardWebhooksSecret = (): string =>
-  `whsec_${randomBytes(24).toString('base64')}`;

@@ -1,4 +1,5 @@
 import { isCredentialHeader, REDACTED } from './credential-headers.js';
+import { secretHeaderOf } from './providers/index.js';
 
 /**
  * "Copy as curl" for a stored delivery (PRODUCT.md §13): the same request against the relay,
@@ -59,7 +60,7 @@ function credentialValue(name: string, input: CurlInput): { word: string; variab
   if (lower === 'authorization' && input.authMode === 'token') {
     return { word: `${shellQuote('Authorization: Bearer ')}"$SECRET"`, variable: 'SECRET' };
   }
-  if (lower === 'x-gitlab-token' && input.signatureScheme === 'gitlab') {
+  if (lower === secretHeaderOf(input.signatureScheme)) {
     return { word: `${shellQuote(`${name}: `)}"$SECRET"`, variable: 'SECRET' };
   }
   const variable = variableFor(name);
@@ -106,7 +107,7 @@ export function curlCommand(input: CurlInput): CurlCommand {
   if (variables.size > 0) {
     notes.push(`# Set ${[...variables].join(', ')} first: the relay never stores credentials.`);
   }
-  if (input.authMode === 'signature' && input.signatureScheme !== 'gitlab') {
+  if (input.authMode === 'signature' && secretHeaderOf(input.signatureScheme) === null) {
     notes.push(
       '# A signature covers the body (and often the time): sign it again, e.g. with hookport send --scheme.',
     );

@@ -1,40 +1,12 @@
 import { z } from 'zod';
+import { PROVIDER_NAMES } from './providers/index.js';
 
-/** Provider signature schemes a `signature` webhook may name (PRODUCT.md §4). */
-export const SIGNATURE_SCHEMES = [
-  'standard-webhooks',
-  'stripe',
-  'github',
-  'slack',
-  'shopify',
-  'linear',
-  'gitlab',
-  'paddle',
-  'hmac-sha256',
-] as const;
+export type { SignatureSchemeName } from './providers/index.js';
+export { genericHmacOptionsSchema, type GenericHmacOptions } from './providers/index.js';
 
-export type SignatureSchemeName = (typeof SIGNATURE_SCHEMES)[number];
+/** Provider signature schemes a `signature` webhook may name (PRODUCT.md §4): src/shared/providers. */
+export const SIGNATURE_SCHEMES = PROVIDER_NAMES;
 
 export const signatureSchemeSchema = z.enum(SIGNATURE_SCHEMES, {
   error: () => `must be one of: ${SIGNATURE_SCHEMES.join(', ')}`,
 });
-
-/** Settings of the generic `hmac-sha256` scheme, kept on the webhook (never secret). */
-export const genericHmacOptionsSchema = z.strictObject({
-  header: z
-    .string()
-    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be an HTTP header name')
-    .transform((h) => h.toLowerCase()),
-  encoding: z.enum(['hex', 'base64'], { error: () => 'must be "hex" or "base64"' }).default('hex'),
-  // A header value cannot carry control characters, and HTTP trims surrounding spaces.
-  prefix: z
-    .string()
-    .max(32)
-    .regex(
-      /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/,
-      'must be printable ASCII without leading or trailing spaces',
-    )
-    .default(''),
-});
-
-export type GenericHmacOptions = z.infer<typeof genericHmacOptionsSchema>;

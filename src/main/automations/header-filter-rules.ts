@@ -1,5 +1,6 @@
 import type { WebhookTrigger } from '../../shared/contract/triggers.js';
 import { validateHeaderFilter } from '../../shared/filter/index.js';
+import { ownCredentialHeader } from '../../shared/providers/index.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 
 /** A trigger problem with its path inside the triggers list, e.g. `triggers.0.filter.headers.x-sig`. */
@@ -12,9 +13,8 @@ export interface TriggerProblem {
 
 /** Headers a webhook redacts beyond the fixed list: a generic HMAC webhook's own signature header. */
 function redactedBy(webhook: WebhookRecord | null): string[] {
-  const header =
-    webhook?.signatureScheme === 'hmac-sha256' ? webhook.signatureOptions?.header : null;
-  return header ? [header.toLowerCase()] : [];
+  const header = ownCredentialHeader(webhook);
+  return header === null ? [] : [header];
 }
 
 /**

@@ -2,6 +2,7 @@ import { DELIVERY_ID_PATTERN, WEBHOOK_UID_PATTERN } from '../../shared/contract/
 import { forwardUrlSchema } from '../../shared/contract/forwarding.js';
 import type { Webhook } from '../../shared/contract/webhooks.js';
 import { ApiError } from '../../shared/errors.js';
+import { sendsSecretItself } from '../../shared/providers/index.js';
 import { signingRefusal } from '../forward/signing-policy.js';
 import { AdminClient } from './admin-client.js';
 import { parseCommandLine } from './command-line.js';
@@ -108,8 +109,9 @@ export async function forward(args: string[]): Promise<void> {
       : null;
   // Said before anything is sent, with the flags that change it (the relay refuses each send too).
   if (refusal !== null) {
-    const flags =
-      webhook.signatureScheme === 'gitlab' ? '--no-sign' : '--allow-remote-signing or --no-sign';
+    const flags = sendsSecretItself(webhook.signatureScheme)
+      ? '--no-sign'
+      : '--allow-remote-signing or --no-sign';
     throw new UsageError(`forward: ${refusal} (${flags})`);
   }
   const start = await client.call('deliveries.forwardBacklog', {

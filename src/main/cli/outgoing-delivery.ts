@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
 import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
 import { eventHeaders } from '../ingress/schemes/provider-events.js';
-import { withWebhookTimestamp } from './linear-timestamp.js';
 import { UsageError } from './usage.js';
 
 /** What to send and how to authenticate it; the body is the file's bytes. */
@@ -24,20 +23,12 @@ export interface OutgoingDelivery {
   headers: Record<string, string[]>;
   /** The exact bytes sent, which are the bytes signed. */
   body: Buffer;
-  /** Things the sender should know (printed on stderr), e.g. that Linear's timestamp was added. */
+  /** Things the sender should know (printed on stderr), e.g. that a body timestamp was added. */
   notes: string[];
 }
 
 /** Identity step 3 (PRODUCT.md §3), for senders whose scheme has no delivery header. */
 export const SERVICE_DELIVERY_ID_HEADER = 'X-Service-Delivery-Id';
-
-/** Providers with a delivery header send it on every delivery, so `send` does too. */
-function defaultDeliveryId(scheme: SignatureSchemeName): string {
-  // Standard Webhooks senders (Svix) use `msg_` IDs; GitHub, Shopify, Linear, GitLab send UUIDs.
-  return scheme === 'standard-webhooks'
-    ? `msg_${randomBytes(18).toString('base64url')}`
-    : randomUUID();
-}
 
 /**
  * Signs a delivery exactly as the provider would, at `nowMs` unless a timestamp is given. With
@@ -56,11 +47,26 @@ export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDeli
   } else {
     const scheme = getSignatureScheme(input.scheme);
     const seconds = input.timestampSeconds ?? Math.floor(nowMs / 1000);
-    if (input.scheme === 'linear') {
-      body = linearBody(body, input.timestampSeconds, nowMs, notes);
+    if (scheme.prepareBody) {
+      let prepared;
+      try {
+        prepared = scheme.prepareBody({
+          body,
+          nowMs,
+          timestampSeconds: input.timestampSeconds,
+          purpose: 'send',
+        });
+      } catch (error) {
+        if (!(error instanceof SigningError)) throw error;
+        throw new UsageError(error.message);
+      }
+      body = prepared.body;
+      if (prepared.note !== null) notes.push(prepared.note);
     }
     const id =
-      input.id ?? (scheme.deliveryIdHeader === null ? '' : defaultDeliveryId(input.scheme));
+      input.id ??
+      // Providers with a delivery header send it on every delivery, so `send` does too.
+      (scheme.deliveryIdHeader === null ? '' : (scheme.newDeliveryId?.() ?? randomUUID()));
     let signed: Record<string, string>;
     try {
       signed = scheme.sign({
@@ -97,33 +103,6 @@ export function buildDelivery(input: DeliveryInput, nowMs: number): OutgoingDeli
     replaced.add(key);
   }
   return { headers: headers.toRecord(), body, notes };
-}
-
-function linearBody(
-  body: Buffer,
-  timestampSeconds: number | null,
-  nowMs: number,
-  notes: string[],
-): Buffer {
-  const timestampMs = timestampSeconds === null ? nowMs : timestampSeconds * 1000;
-  const result = withWebhookTimestamp(body, timestampMs);
-  if (result.kind === 'present' && timestampSeconds !== null) {
-    throw new UsageError(
-      '--timestamp: the body already carries webhookTimestamp, which is what Linear signs; remove it from the file or drop --timestamp',
-    );
-  }
-  if (result.kind === 'inserted') {
-    notes.push(
-      `linear: added "webhookTimestamp":${timestampMs} to the body, as Linear sends it; the bytes sent are the bytes signed`,
-    );
-    return result.body;
-  }
-  if (result.kind === 'not-object') {
-    notes.push(
-      'linear: the body is not a JSON object, so it has no webhookTimestamp; Linear receivers refuse it',
-    );
-  }
-  return body;
 }
 
 /**

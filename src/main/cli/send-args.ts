@@ -5,6 +5,7 @@ import {
   type GenericHmacOptions,
   type SignatureSchemeName,
 } from '../../shared/signature-schemes.js';
+import { PROVIDERS, takesOptions } from '../../shared/providers/index.js';
 import { EVENT_HEADER_SCHEMES, eventHeaders } from '../ingress/schemes/provider-events.js';
 import { SigningError } from '../ingress/schemes/verification.js';
 import { UsageError } from './usage.js';
@@ -27,13 +28,9 @@ export interface SendArgs {
 }
 
 /** Schemes whose signature covers a timestamp (Linear's is `webhookTimestamp` in the body). */
-export const TIMESTAMPED_SCHEMES: ReadonlySet<SignatureSchemeName> = new Set([
-  'standard-webhooks',
-  'stripe',
-  'slack',
-  'paddle',
-  'linear',
-]);
+export const TIMESTAMPED_SCHEMES: ReadonlySet<SignatureSchemeName> = new Set(
+  PROVIDERS.filter((provider) => provider.signsTimestamp).map((provider) => provider.name),
+);
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -154,7 +151,7 @@ function parseHmacOptions(
   flags: Record<keyof typeof HMAC_FLAGS, string | undefined>,
 ): GenericHmacOptions | null {
   const given = Object.values(flags).some((value) => value !== undefined);
-  if (scheme !== 'hmac-sha256') {
+  if (scheme === null || !takesOptions(scheme)) {
     if (given) {
       throw new UsageError(
         '--hmac-header, --hmac-encoding and --hmac-prefix only go with --scheme hmac-sha256',

@@ -9,6 +9,8 @@ import {
 } from '../../shared/contract/webhooks.js';
 import { eventTypePathSchema } from '../../shared/event-type.js';
 import { genericHmacOptionsSchema, signatureSchemeSchema } from '../../shared/signature-schemes.js';
+import { takesEventTypePath } from '../../shared/providers/index.js';
+import { signatureOptionsProblem } from '../../shared/providers/auth-settings.js';
 
 /** `webhooks/<name>.yaml` (seed §2.5.1, PRODUCT.md §8). The name is the file's name. */
 export const webhookFileSchema = z
@@ -38,20 +40,16 @@ export const webhookFileSchema = z
     }
     if (
       file.eventTypePath !== undefined &&
-      file.authMode === 'signature' &&
-      file.signatureScheme !== 'hmac-sha256'
+      !takesEventTypePath(file.authMode, file.signatureScheme ?? null)
     ) {
       ctx.addIssue({ code: 'custom', path: ['eventTypePath'], message: EVENT_TYPE_PATH_NOTE });
     }
-    if ((file.signatureScheme === 'hmac-sha256') !== (file.signatureOptions !== undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['signatureOptions'],
-        message:
-          file.signatureScheme === 'hmac-sha256'
-            ? 'the hmac-sha256 scheme needs {header, encoding, prefix}'
-            : 'only the hmac-sha256 scheme takes options',
-      });
+    const optionsProblem = signatureOptionsProblem(
+      file.signatureScheme,
+      file.signatureOptions !== undefined,
+    );
+    if (optionsProblem !== null) {
+      ctx.addIssue({ code: 'custom', path: ['signatureOptions'], message: optionsProblem });
     }
   });
 export type WebhookFile = z.infer<typeof webhookFileSchema>;

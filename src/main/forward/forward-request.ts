@@ -1,9 +1,10 @@
 import { REDACTED, isCredentialHeader } from '../../shared/credential-headers.js';
+import { ownCredentialHeader } from '../../shared/providers/index.js';
 import { getSignatureScheme, type SignatureScheme } from '../ingress/schemes/index.js';
+import type { ResendAs } from '../ingress/schemes/scheme.js';
 import type { HeaderPairs } from '../store/attempts.js';
 import type { RequestContext } from '../store/delivery-batch.js';
 import type { WebhookRecord } from '../store/webhooks.js';
-import { refreshWebhookTimestamp } from './linear-timestamp.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and those the new connection sets itself. */
 const NOT_FORWARDED = new Set([
@@ -51,12 +52,6 @@ function connectionNamed(headers: HeaderPairs): Set<string> {
   return named;
 }
 
-function extraCredentialHeader(webhook: ForwardInput['webhook']): string | null {
-  return webhook.signatureScheme === 'hmac-sha256'
-    ? (webhook.signatureOptions?.header.toLowerCase() ?? null)
-    : null;
-}
-
 /** The stored headers a handler may see again: no hop-by-hop, no credentials, nothing redacted. */
 export function forwardableHeaders(
   stored: HeaderPairs,
@@ -64,7 +59,7 @@ export function forwardableHeaders(
   /** Lower-case names about to get fresh values: kept so the new value stands where they stood. */
   replacedLater: ReadonlySet<string> = new Set(),
 ): HeaderPairs {
-  const extra = extraCredentialHeader(webhook);
+  const extra = ownCredentialHeader(webhook);
   const named = connectionNamed(stored);
   return stored.filter(([name, value]) => {
     const lower = name.toLowerCase();
@@ -83,16 +78,6 @@ export function forwardableHeaders(
 function headerValue(headers: HeaderPairs, name: string): string | null {
   const lower = name.toLowerCase();
   return headers.find(([n]) => n.toLowerCase() === lower)?.[1] ?? null;
-}
-
-/** Svix senders use `svix-*` names for the Standard Webhooks headers; a handler reads those. */
-function svixNames(signed: Record<string, string>, stored: HeaderPairs): Record<string, string> {
-  if (headerValue(stored, 'svix-id') === null || headerValue(stored, 'webhook-id') !== null) {
-    return signed;
-  }
-  return Object.fromEntries(
-    Object.entries(signed).map(([name, value]) => [name.replace(/^webhook-/, 'svix-'), value]),
-  );
 }
 
 /** Fresh values replace the stored ones where they stood (once); new ones go at the end. */
@@ -117,13 +102,14 @@ function merge(headers: HeaderPairs, fresh: Record<string, string>): HeaderPairs
   return out;
 }
 
-function providerDeliveryId(scheme: SignatureScheme, stored: HeaderPairs, fallback: string) {
-  if (scheme.name === 'standard-webhooks') {
-    return headerValue(stored, 'webhook-id') ?? headerValue(stored, 'svix-id') ?? fallback;
-  }
-  return scheme.deliveryIdHeader === null
-    ? fallback
-    : (headerValue(stored, scheme.deliveryIdHeader) ?? fallback);
+/** The delivery ID and header names a stored delivery came with (the scheme may say). */
+function resendAs(scheme: SignatureScheme, stored: HeaderPairs): ResendAs {
+  const read = (lower: string): string | undefined => headerValue(stored, lower) ?? undefined;
+  if (scheme.resendAs) return scheme.resendAs(read);
+  return {
+    deliveryId: scheme.deliveryIdHeader === null ? null : (read(scheme.deliveryIdHeader) ?? null),
+    headers: (signed) => signed,
+  };
 }
 
 /**
@@ -142,19 +128,25 @@ export function buildForwardRequest(input: ForwardInput): ForwardRequest {
     input.secret !== undefined && input.webhook.authMode === 'signature' && schemeName !== null;
   if (signs) {
     const scheme = getSignatureScheme(schemeName);
-    if (scheme.name === 'linear') {
-      const refreshed = refreshWebhookTimestamp(body, input.nowMs);
-      body = refreshed.body;
-      if (refreshed.note) notes.push(refreshed.note);
+    if (scheme.prepareBody) {
+      const prepared = scheme.prepareBody({
+        body,
+        nowMs: input.nowMs,
+        timestampSeconds: null,
+        purpose: 'forward',
+      });
+      body = prepared.body;
+      if (prepared.note !== null) notes.push(prepared.note);
     }
+    const resend = resendAs(scheme, stored);
     const signed = scheme.sign({
       body,
       secret: input.secret!,
       timestamp: Math.floor(input.nowMs / 1000),
-      id: providerDeliveryId(scheme, stored, input.deliveryId),
+      id: resend.deliveryId ?? input.deliveryId,
       options: input.webhook.signatureOptions,
     });
-    fresh = svixNames(signed, stored);
+    fresh = resend.headers(signed);
   }
   fresh[FORWARDED_DELIVERY_HEADER] = input.deliveryId;
   const freshNames = new Set(Object.keys(fresh).map((name) => name.toLowerCase()));
@@ -168,7 +160,7 @@ export function redactedForRecord(
   headers: HeaderPairs,
   webhook: ForwardInput['webhook'],
 ): HeaderPairs {
-  const extra = extraCredentialHeader(webhook);
+  const extra = ownCredentialHeader(webhook);
   return headers.map(([name, value]) => [
     name,
     isCredentialHeader(name, extra) || name.toLowerCase() === 'set-cookie' ? REDACTED : value,

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { providerOf } from '../../shared/providers/index.js';
 import type { SignatureSchemeName } from '../../shared/signature-schemes.js';
 
 /**
@@ -16,8 +17,10 @@ export function signingRefusal(
 ): string | null {
   if (isLoopbackUrl(target)) return null;
   const host = target.host;
-  if (scheme === 'gitlab') {
-    return `A GitLab token webhook is never signed for ${host}: its X-Gitlab-Token is the webhook's secret itself, which goes to nobody but GitLab. Forward to a loopback URL (127.0.0.1, [::1] or localhost), or send it unsigned.`;
+  const provider = scheme === null ? null : providerOf(scheme);
+  if (provider?.secretSentAs) {
+    const { label, secretSentAs } = provider;
+    return `A ${label} token webhook is never signed for ${host}: its ${secretSentAs} is the webhook's secret itself, which goes to nobody but ${label}. Forward to a loopback URL (127.0.0.1, [::1] or localhost), or send it unsigned.`;
   }
   if (allowRemoteSigning) return null;
   return `Signing for ${host} is refused: a signature made with the webhook's secret goes only to a loopback URL (127.0.0.1, [::1] or localhost) unless you allow remote signing for this send. Allow it, or send it unsigned.`;

@@ -1,6 +1,7 @@
 import type { Attempt } from '../../shared/contract/forwarding.js';
 import type { ParsedInput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
+import { sendsSecretItself } from '../../shared/providers/index.js';
 import { buildForwardRequest, redactedForRecord } from '../forward/forward-request.js';
 import { sendBounded } from '../forward/send-bounded.js';
 import { signingRefusal } from '../forward/signing-policy.js';
@@ -53,7 +54,7 @@ function signingSecret(
     throw new ApiError(
       'forbidden',
       refusal,
-      webhook.signatureScheme === 'gitlab' ? 'sign' : 'allowRemoteSigning',
+      sendsSecretItself(webhook.signatureScheme) ? 'sign' : 'allowRemoteSigning',
     );
   }
   const secret = deps.secrets.cachedValue(webhook.factoryId, webhook.secretName);

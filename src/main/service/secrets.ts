@@ -1,6 +1,7 @@
 import type { Role } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
-import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
+import { newSecretValue } from '../ids.js';
+import { getSignatureScheme } from '../ingress/schemes/index.js';
 import type { SecretRecord } from '../store/secrets.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import type { ServiceDeps } from './deps.js';
@@ -19,9 +20,9 @@ type SecretHandlers = Pick<
  * pasted: a provider (Stripe, GitHub, …) signs with the secret it issued, not one the relay makes up.
  */
 function generatedValueFor(users: readonly WebhookRecord[]): string {
-  const providers = users.filter(
-    (w) => w.authMode === 'signature' && w.signatureScheme !== 'standard-webhooks',
-  );
+  const generatorOf = (w: WebhookRecord) =>
+    w.signatureScheme === null ? undefined : getSignatureScheme(w.signatureScheme).newSecret;
+  const providers = users.filter((w) => w.authMode === 'signature' && generatorOf(w) === undefined);
   if (providers.length > 0) {
     throw new ApiError(
       'invalid_input',
@@ -29,9 +30,8 @@ function generatedValueFor(users: readonly WebhookRecord[]): string {
       'value',
     );
   }
-  return users.some((w) => w.signatureScheme === 'standard-webhooks')
-    ? newStandardWebhooksSecret()
-    : newSecretValue();
+  const generate = users.map(generatorOf).find((generator) => generator !== undefined);
+  return generate ? generate() : newSecretValue();
 }
 
 export function secretHandlers(deps: ServiceDeps): SecretHandlers {

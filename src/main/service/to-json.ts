@@ -3,6 +3,7 @@ import type { Webhook } from '../../shared/contract/webhooks.js';
 import type { DeliveryRecord } from '../store/deliveries.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import type { RelaySettings } from './relay-settings.js';
+import { authSettingsOf } from '../../shared/providers/auth-settings.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -13,9 +14,7 @@ export function webhookJson(w: WebhookRecord, settings: RelaySettings): Webhook 
     uid: w.uid,
     factory: w.factoryId,
     name: w.name,
-    authMode: w.authMode,
-    signatureScheme: w.signatureScheme,
-    signatureOptions: w.signatureOptions,
+    ...authSettingsOf(w),
     secretName: w.secretName,
     deliveryIdHeader: w.deliveryIdHeader,
     eventTypePath: w.eventTypePath,

@@ -1,8 +1,14 @@
 import { URL_SAFE_SECRET, type AuthMode } from '../../shared/contract/webhooks.js';
 import { ApiError } from '../../shared/errors.js';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../shared/signature-schemes.js';
-import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
+import { PROVIDERS } from '../../shared/providers/index.js';
+import { newSecretValue } from '../ids.js';
 import { getSignatureScheme, SigningError } from '../ingress/schemes/index.js';
+
+/** Schemes whose secret the relay may make (a blank one is generated). */
+const RELAY_MAKES_SECRET = PROVIDERS.filter((provider) => provider.secret.maker === 'either').map(
+  (provider) => provider.name,
+);
 
 /**
  * The value for a new or rotated webhook secret: generated for token modes, the provider's
@@ -28,10 +34,11 @@ export function chooseSecretValue(
     if (scheme !== null) assertUsableSigningSecret(scheme, options, supplied, 'secret');
     return supplied;
   }
-  if (scheme === 'standard-webhooks') return newStandardWebhooksSecret();
+  const generate = scheme === null ? undefined : getSignatureScheme(scheme).newSecret;
+  if (generate) return generate();
   throw new ApiError(
     'invalid_input',
-    `secret: paste the provider's signing secret (only standard-webhooks can generate one)`,
+    `secret: paste the provider's signing secret (only ${RELAY_MAKES_SECRET.join(', ')} can generate one)`,
     'secret',
   );
 }

@@ -10,6 +10,8 @@ import {
 } from './managed-webhooks.js';
 import { webhookJson } from './to-json.js';
 import { EVENT_TYPE_PATH_NOTE } from '../../shared/contract/webhooks.js';
+import { takesEventTypePath } from '../../shared/providers/index.js';
+import { signatureOptionsProblem } from '../../shared/providers/auth-settings.js';
 import {
   assertFitsEveryWebhook,
   assertUrlSafe,
@@ -31,14 +33,6 @@ export async function requireFactory(deps: ServiceDeps, id: string) {
   const factory = await deps.factories.get(id);
   if (!factory) throw new ApiError('not_found', `No factory "${id}".`, 'factory');
   return factory;
-}
-
-/** Provider schemes name their own event (§13); only the others take a path. */
-export function takesEventTypePath(
-  authMode: WebhookRecord['authMode'],
-  scheme: WebhookRecord['signatureScheme'],
-): boolean {
-  return authMode !== 'signature' || scheme === 'hmac-sha256';
 }
 
 function assertEventTypePathFits(
@@ -110,12 +104,14 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
               'signatureScheme',
             );
           }
-          if ((scheme === 'hmac-sha256') !== (input.signatureOptions !== undefined)) {
+          const optionsProblem = signatureOptionsProblem(
+            scheme,
+            input.signatureOptions !== undefined,
+          );
+          if (optionsProblem !== null) {
             throw new ApiError(
               'invalid_input',
-              scheme === 'hmac-sha256'
-                ? 'signatureOptions: the hmac-sha256 scheme needs {header, encoding, prefix}'
-                : 'signatureOptions: only the hmac-sha256 scheme takes options',
+              `signatureOptions: ${optionsProblem}`,
               'signatureOptions',
             );
           }

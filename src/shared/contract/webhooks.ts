@@ -12,6 +12,7 @@ import {
 } from './common.js';
 import { method } from './define.js';
 import { linkSchema } from './links.js';
+import { authSettingsSchema } from '../providers/auth-settings.js';
 
 export const AUTH_MODES = ['token', 'url_token', 'signature'] as const;
 export const authModeSchema = z.enum(AUTH_MODES, {
@@ -31,16 +32,9 @@ export const deliveryIdHeaderSchema = z
   });
 
 /** Only these webhooks name their event type by setting; signature schemes have their own (§13). */
-export const EVENT_TYPE_PATH_NOTE =
-  'only token, url_token and hmac-sha256 webhooks take an eventTypePath; provider schemes name their event themselves';
+export { EVENT_TYPE_PATH_NOTE } from '../providers/auth-settings.js';
 
-export const webhookSchema = z.object({
-  uid: webhookUidSchema,
-  factory: factoryIdSchema,
-  name: z.string(),
-  authMode: authModeSchema,
-  signatureScheme: signatureSchemeSchema.nullable(),
-  signatureOptions: genericHmacOptionsSchema.nullable(),
+const webhookDetailsSchema = z.object({
   secretName: z.string(),
   deliveryIdHeader: z.string().nullable(),
   /** A JSON path into the body or `header:<name>`: where the event type is read (§13). */
@@ -51,6 +45,16 @@ export const webhookSchema = z.object({
   /** The provider link (§19): read and list answer it, null when there is none. */
   link: linkSchema.nullable().optional(),
 });
+
+// Three parts, so the fields keep their order on the wire: the auth settings are one union.
+export const webhookSchema = z
+  .object({
+    uid: webhookUidSchema,
+    factory: factoryIdSchema,
+    name: z.string(),
+  })
+  .and(authSettingsSchema)
+  .and(webhookDetailsSchema);
 export type Webhook = z.infer<typeof webhookSchema>;
 
 /** `"secret": ""` means blank, as leaving it out does (§13): generated where the relay may. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withWebhookTimestamp } from '../../../src/main/cli/linear-timestamp.js';
+import { withWebhookTimestamp } from '../../../src/main/ingress/schemes/linear.js';
 
 const MS = 1_750_000_000_123;
 const inserted = (text: string): string | null => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refreshWebhookTimestamp } from '../../../src/main/forward/linear-timestamp.js';
+import { refreshWebhookTimestamp } from '../../../src/main/ingress/schemes/linear.js';
 
 const NOW = 1_767_000_000_123;
 const refresh = (text: string) => refreshWebhookTimestamp(Buffer.from(text), NOW);

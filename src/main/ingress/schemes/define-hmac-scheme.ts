@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { GenericHmacOptions, SignatureSchemeName } from '../../../shared/signature-schemes.js';
-import type { SignatureScheme, SignInput, Verification, VerifyInput } from './scheme.js';
+import type { ProviderDescription } from '../../../shared/providers/index.js';
+import type {
+  ProviderParts,
+  SignatureScheme,
+  SignInput,
+  Verification,
+  VerifyInput,
+} from './scheme.js';
 import { optionalHeader } from './headers.js';
 import {
   anyCandidateMatches,
@@ -35,10 +42,9 @@ export interface SigningContext {
 }
 
 /** One HMAC scheme, described: where the signature is, what is signed, how it is encoded. */
-export interface HmacSchemeDefinition {
-  name: SignatureSchemeName;
-  /** The provider's delivery header, spelled as the provider documents it; null if none. */
-  deliveryIdHeader: string | null;
+export interface HmacSchemeDefinition extends ProviderParts {
+  /** Its name and delivery header (spelled as the provider documents it; null if none). */
+  provider: ProviderDescription<SignatureSchemeName>;
   encoding: DigestEncoding;
   /** How far the signed timestamp may be from now, either way; null for schemes without one. */
   toleranceSeconds: number | null;
@@ -59,6 +65,7 @@ function utf8Key(secret: string): Buffer {
 }
 
 export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureScheme {
+  const { deliveryIdHeader } = definition.provider;
   const deriveKey = (secret: string): Buffer => {
     requireSecret(secret);
     return (definition.key ?? utf8Key)(secret);
@@ -76,9 +83,7 @@ export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureSch
       const request = definition.read(input);
       const deliveryId =
         request.deliveryId ??
-        (definition.deliveryIdHeader === null
-          ? null
-          : optionalHeader(input.headers, definition.deliveryIdHeader));
+        (deliveryIdHeader === null ? null : optionalHeader(input.headers, deliveryIdHeader));
       if (request.candidates.length === 0) fail('no signature in the request');
 
       const expected = hmacSha256(key, request.content, definition.encoding);
@@ -115,15 +120,19 @@ export function defineHmacScheme(definition: HmacSchemeDefinition): SignatureSch
       options: input.options,
       sign: (content) => hmacSha256(key, content, definition.encoding),
     });
-    return definition.deliveryIdHeader === null
-      ? headers
-      : { [definition.deliveryIdHeader]: input.id, ...headers };
+    return deliveryIdHeader === null ? headers : { [deliveryIdHeader]: input.id, ...headers };
   }
 
   return {
-    name: definition.name,
-    deliveryIdHeader: definition.deliveryIdHeader?.toLowerCase() ?? null,
+    name: definition.provider.name,
+    deliveryIdHeader: deliveryIdHeader?.toLowerCase() ?? null,
     verify,
     sign,
+    summarize: definition.summarize,
+    ...(definition.eventHeaders && { eventHeaders: definition.eventHeaders }),
+    ...(definition.prepareBody && { prepareBody: definition.prepareBody }),
+    ...(definition.resendAs && { resendAs: definition.resendAs }),
+    ...(definition.newSecret && { newSecret: definition.newSecret }),
+    ...(definition.newDeliveryId && { newDeliveryId: definition.newDeliveryId }),
   };
 }

@@ -1,8 +1,10 @@
+import { hmacSha256 as provider } from '../../../shared/providers/hmac-sha256.js';
 import type { GenericHmacOptions } from '../../../shared/signature-schemes.js';
 import type { SignatureScheme } from './scheme.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { requireHeader, withoutPrefix } from './headers.js';
 import { SigningError } from './verification.js';
+import { genericSummary } from './summaries/summary-text.js';
 
 /**
  * The generic scheme, for senders with no preset: HMAC-SHA256 of the raw body keyed with the
@@ -14,8 +16,8 @@ const NO_OPTIONS = 'hmac-sha256 webhook has no signature settings (header, encod
 
 function schemeFor(options: GenericHmacOptions): SignatureScheme {
   return defineHmacScheme({
-    name: 'hmac-sha256',
-    deliveryIdHeader: null,
+    provider,
+    summarize: genericSummary,
     encoding: options.encoding,
     toleranceSeconds: null,
     read: ({ headers, body }) => ({
@@ -30,8 +32,10 @@ function schemeFor(options: GenericHmacOptions): SignatureScheme {
 }
 
 export const hmacSha256: SignatureScheme = {
-  name: 'hmac-sha256',
+  name: provider.name,
   deliveryIdHeader: null,
+  // No shape of its own: the generic rule.
+  summarize: genericSummary,
   verify: (input) =>
     input.options === null
       ? { ok: false, reason: NO_OPTIONS }

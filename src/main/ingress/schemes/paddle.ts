@@ -1,7 +1,16 @@
+import { paddle as provider } from '../../../shared/providers/paddle.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { parseParameters, requireHeader, requireSignatures, singleParameter } from './headers.js';
 import type { SignedContent } from './hmac.js';
 import { parseUnixSeconds } from './timestamps.js';
+import {
+  genericSummary,
+  joined,
+  minorUnits,
+  oneLine,
+  type Payload,
+  text,
+} from './summaries/summary-text.js';
 
 /**
  * Paddle Billing (developer.paddle.com/webhooks/about/signature-verification):
@@ -19,9 +28,24 @@ const SIGNATURE_HEADER = 'Paddle-Signature';
 
 const signedContent = (timestamp: string, body: Buffer): SignedContent => [`${timestamp}:`, body];
 
+/**
+ * Paddle Billing (developer.paddle.com, "Webhooks"): `event_type` and `data`; a transaction's
+ * totals are strings in the currency's lowest unit (`details.totals.grand_total`).
+ */
+function paddleSummary(eventType: string | null, payload: Payload): string | null {
+  const currency = text(payload, 'data', 'currency_code');
+  const total = text(payload, 'data', 'details', 'totals', 'grand_total');
+  const customer = text(payload, 'data', 'customer_id');
+  const cents = total === undefined ? Number.NaN : Number(total);
+  const amount =
+    currency !== undefined && Number.isSafeInteger(cents) ? minorUnits(cents, currency) : undefined;
+  if (amount === undefined && customer === undefined) return genericSummary(eventType, payload);
+  return oneLine(joined(eventType, amount, customer));
+}
+
 export const paddle = defineHmacScheme({
-  name: 'paddle',
-  deliveryIdHeader: null,
+  provider,
+  summarize: paddleSummary,
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
   read({ headers, body }) {

@@ -1,7 +1,9 @@
+import { slack as provider } from '../../../shared/providers/slack.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { requireHeader, withoutPrefix } from './headers.js';
 import type { SignedContent } from './hmac.js';
 import { parseUnixSeconds } from './timestamps.js';
+import { genericSummary, oneLine, type Payload, text } from './summaries/summary-text.js';
 
 /**
  * Slack ("Verifying requests from Slack", api.slack.com/authentication/verifying-requests-from-slack):
@@ -22,9 +24,21 @@ const signedContent = (timestamp: string, body: Buffer): SignedContent => [
   body,
 ];
 
+/**
+ * Slack (api.slack.com/apis/events-api): an `event_callback` wraps `event` (`type`, `channel`,
+ * `user`, `text`); `url_verification` is the endpoint check.
+ */
+function slackSummary(eventType: string | null, payload: Payload): string | null {
+  if (text(payload, 'type') !== 'event_callback') return genericSummary(eventType, payload);
+  const channel = text(payload, 'event', 'channel');
+  const said = text(payload, 'event', 'text');
+  const where = channel === undefined ? '' : ` in ${channel}`;
+  return oneLine(`${eventType ?? 'event'}${where}${said === undefined ? '' : `: ${said}`}`);
+}
+
 export const slack = defineHmacScheme({
-  name: 'slack',
-  deliveryIdHeader: null,
+  provider,
+  summarize: slackSummary,
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
   read({ headers, body }) {

@@ -1,9 +1,12 @@
-import type { DistinctHeaders } from './scheme.js';
+import { standardWebhooks as provider } from '../../../shared/providers/standard-webhooks.js';
+import { randomBytes } from 'node:crypto';
+import type { DistinctHeaders, HeaderReader, ResendAs } from './scheme.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { hasHeader, requireHeader, requireSignatures } from './headers.js';
 import type { SignedContent } from './hmac.js';
 import { parseUnixSeconds } from './timestamps.js';
 import { fail } from './verification.js';
+import { genericSummary } from './summaries/summary-text.js';
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com, spec/standard-webhooks.md), which Svix
@@ -18,6 +21,9 @@ const SECRET_PREFIX = 'whsec_';
 const SIGNATURE_VERSION = 'v1,';
 /** Standard base64, padding optional (Svix secrets such as 32 chars for 24 bytes need none). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
+/** A secret the relay makes: `whsec_` + base64 of 24 random bytes (PRODUCT.md §4). */
+const newSecret = (): string => `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 
 const HEADER_FAMILIES = [
   { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' },
@@ -45,9 +51,30 @@ const signedContent = (id: string, timestamp: string, body: Buffer): SignedConte
   body,
 ];
 
+/** A stored delivery keeps its ID, and a Svix one its `svix-*` names (its handler reads those). */
+function resendAs(stored: HeaderReader): ResendAs {
+  const svix = stored(SVIX_HEADERS.id) !== undefined && stored(STANDARD_HEADERS.id) === undefined;
+  return {
+    deliveryId: stored(STANDARD_HEADERS.id) ?? stored(SVIX_HEADERS.id) ?? null,
+    headers: (signed) =>
+      svix
+        ? Object.fromEntries(
+            Object.entries(signed).map(([name, value]) => [
+              name.replace(/^webhook-/, 'svix-'),
+              value,
+            ]),
+          )
+        : signed,
+  };
+}
+
 export const standardWebhooks = defineHmacScheme({
-  name: 'standard-webhooks',
-  deliveryIdHeader: STANDARD_HEADERS.id,
+  provider,
+  summarize: genericSummary,
+  resendAs,
+  newSecret,
+  // Svix sends `msg_` IDs.
+  newDeliveryId: () => `msg_${randomBytes(18).toString('base64url')}`,
   encoding: 'base64',
   toleranceSeconds: TOLERANCE_SECONDS,
   key: keyFromSecret,

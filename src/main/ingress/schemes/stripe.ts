@@ -1,7 +1,17 @@
+import { stripe as provider } from '../../../shared/providers/stripe.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
 import { parseParameters, requireHeader, requireSignatures, singleParameter } from './headers.js';
 import type { SignedContent } from './hmac.js';
 import { parseUnixSeconds } from './timestamps.js';
+import {
+  at,
+  genericSummary,
+  joined,
+  minorUnits,
+  oneLine,
+  type Payload,
+  text,
+} from './summaries/summary-text.js';
 
 /**
  * The payment provider's scheme (docs.stripe.com/webhooks, "Verify the signature manually"):
@@ -17,9 +27,50 @@ const SIGNATURE_HEADER = 'Stripe-Signature';
 
 const signedContent = (timestamp: string, body: Buffer): SignedContent => [`${timestamp}.`, body];
 
+/**
+ * Stripe (docs.stripe.com, "Event object"): `type`, and the object in `data.object`, whose amounts
+ * are integers in the currency's smallest unit, with `currency` in lower case.
+ */
+
+/** Which amount an object's event is about: what was paid, else what is owed. */
+const AMOUNT_FIELDS = ['amount', 'amount_total', 'amount_paid', 'amount_due', 'amount_received'];
+
+function amountOf(object: Payload): string | undefined {
+  const currency = text(object, 'currency');
+  if (currency === undefined) return undefined;
+  const amounts = AMOUNT_FIELDS.map((name) => at(object, name)).filter(
+    (value): value is number => typeof value === 'number' && Number.isSafeInteger(value),
+  );
+  // An unpaid invoice has amount_paid 0 beside what it is for.
+  const amount = amounts.find((value) => value !== 0) ?? amounts[0];
+  return amount === undefined ? undefined : minorUnits(amount, currency);
+}
+
+function customerOf(object: Payload): string | undefined {
+  const customer = at(object, 'customer');
+  if (typeof customer === 'string' && customer !== '') return customer;
+  return (
+    text(object, 'customer', 'id') ??
+    text(object, 'customer_email') ??
+    text(object, 'receipt_email') ??
+    text(object, 'customer_details', 'email')
+  );
+}
+
+function stripeSummary(eventType: string | null, payload: Payload): string | null {
+  const object = at(payload, 'data', 'object');
+  if (typeof object !== 'object' || object === null) return genericSummary(eventType, payload);
+  const amount = amountOf(object);
+  const customer = customerOf(object);
+  if (amount === undefined && customer === undefined) {
+    return oneLine(joined(eventType, text(object, 'id')));
+  }
+  return oneLine(joined(eventType, amount, customer));
+}
+
 export const stripe = defineHmacScheme({
-  name: 'stripe',
-  deliveryIdHeader: null,
+  provider,
+  summarize: stripeSummary,
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
   read({ headers, body }) {

@@ -4,6 +4,7 @@ import {
   toEventType,
   type EventTypeSource,
 } from '../../../shared/event-type.js';
+import { takesEventTypePath } from '../../../shared/providers/index.js';
 import type { SignatureSchemeName } from '../../../shared/signature-schemes.js';
 import type { WebhookRecord } from '../../store/webhooks.js';
 import { providerEventType } from '../schemes/provider-events.js';
@@ -28,7 +29,9 @@ function sourceOf(webhook: EventTypeSettings): Source {
 
 function findSource(webhook: EventTypeSettings): Source {
   const scheme = webhook.authMode === 'signature' ? webhook.signatureScheme : null;
-  if (scheme !== null && scheme !== 'hmac-sha256') return { kind: 'provider', scheme };
+  if (scheme !== null && !takesEventTypePath(webhook.authMode, scheme)) {
+    return { kind: 'provider', scheme };
+  }
   if (webhook.eventTypePath === null) return null;
   const source = parseEventTypePath(webhook.eventTypePath);
   return 'error' in source ? null : source;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { REDACTED, isCredentialHeader } from '../../../shared/credential-headers.js';
+import { ownCredentialHeader } from '../../../shared/providers/index.js';
 import type { RequestContext } from '../../store/delivery-batch.js';
 import type { WebhookRecord } from '../../store/webhooks.js';
 import type { IngressTarget } from './match-path.js';
@@ -23,8 +24,7 @@ export function requestContext({
   // Rebuilt from the matched parts, so the token can never survive in the stored path.
   const query = raw.includes('?') ? raw.slice(raw.indexOf('?')) : '';
   const path = target.token === null ? raw : `/webhooks/w/${target.uid}/{token}${query}`;
-  const extra =
-    webhook.signatureScheme === 'hmac-sha256' ? (webhook.signatureOptions?.header ?? null) : null;
+  const extra = ownCredentialHeader(webhook);
   const headers: Array<[string, string]> = [];
   const raws = req.rawHeaders;
   for (let i = 0; i + 1 < raws.length; i += 2) {

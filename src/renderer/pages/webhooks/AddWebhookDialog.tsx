@@ -9,6 +9,7 @@ import type { MethodInput } from '../../../shared/contract/index.js';
 import { AUTH_MODES, type AuthMode } from '../../../shared/contract/webhooks.js';
 import { ApiError } from '../../../shared/errors.js';
 import { CreatedPanel } from './CreatedPanel.js';
+import { takesOptions } from '../../../shared/providers/index.js';
 import { EVENT_TYPE_PATH_HINT, takesEventTypePath } from './event-type-words.js';
 import { errorFor, FieldError } from './FieldError.js';
 import { SecretFields, type SecretDraft } from './SecretFields.js';
@@ -53,7 +54,7 @@ function toInput(draft: Draft, managed: boolean): MethodInput<'webhooks.create'>
   const existing = managed || draft.source === 'existing';
   if (draft.authMode === 'signature') {
     input.signatureScheme = draft.scheme;
-    if (draft.scheme === 'hmac-sha256') {
+    if (takesOptions(draft.scheme)) {
       input.signatureOptions = {
         header: draft.hmacHeader.trim(),
         encoding: draft.hmacEncoding,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useToast } from '../../components/toasts.js';
-import { EVENT_TYPE_PATH_HINT, SCHEME_EVENT_SOURCES } from './event-type-words.js';
+import { EVENT_TYPE_PATH_HINT, schemeEventSource } from './event-type-words.js';
 import { InlineEdit } from './InlineEdit.js';
 import type { Webhook } from './types.js';
 
@@ -15,10 +15,11 @@ export function EventTypeSetting({
   onSave: (eventTypePath: string | null) => Promise<void>;
 }): ReactNode {
   const toast = useToast();
-  const scheme = webhook.signatureScheme;
-  if (webhook.authMode === 'signature' && scheme !== null && scheme !== 'hmac-sha256') {
-    return <span className="muted">from {SCHEME_EVENT_SOURCES[scheme]}</span>;
-  }
+  const source =
+    webhook.authMode === 'signature' && webhook.signatureScheme !== null
+      ? schemeEventSource(webhook.signatureScheme)
+      : null;
+  if (source !== null) return <span className="muted">from {source}</span>;
   return (
     <InlineEdit
       label="Event type path"

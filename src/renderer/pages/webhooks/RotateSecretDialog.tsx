@@ -7,7 +7,7 @@ import { useToast } from '../../components/toasts.js';
 import type { MethodOutput } from '../../../shared/contract/index.js';
 import { CreatedPanel } from './CreatedPanel.js';
 import type { Webhook } from './types.js';
-import { weInventSecret } from './signing-secret-words.js';
+import { rotateSecretHint } from './signing-secret-words.js';
 
 /** Rotate secret: confirm (naming who breaks), then the new value, once. */
 export function RotateSecretDialog({
@@ -77,11 +77,7 @@ export function RotateSecretDialog({
             onChange={(event) => setValue(event.target.value)}
           />
           <p id={`${id}-hint`} className="hint">
-            {webhook.signatureScheme === 'standard-webhooks'
-              ? 'Paste the new secret from the provider, or leave it blank and the relay generates one (whsec_…) for you to give the sender.'
-              : weInventSecret(webhook.signatureScheme ?? '')
-                ? 'Type a new secret of your choosing, then give the provider the same value. It cannot be blank.'
-                : 'Rotate it at the provider first, then paste the new signing secret here. It cannot be blank.'}
+            {rotateSecretHint(webhook.signatureScheme)}
           </p>
         </div>
       )}

@@ -3,7 +3,12 @@ import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { errorFor, FieldError } from './FieldError.js';
-import { generatedSecret, signingSecretHint, weInventSecret } from './signing-secret-words.js';
+import {
+  generatedSecret,
+  relayMayGenerateSecret,
+  signingSecretHint,
+  weInventSecret,
+} from './signing-secret-words.js';
 
 export interface SecretDraft {
   source: 'new' | 'existing';
@@ -53,7 +58,7 @@ export function SecretFields({
               value={draft.signingSecret}
               autoComplete="off"
               spellCheck={false}
-              placeholder={signatureScheme === 'standard-webhooks' ? 'blank: generate one' : ''}
+              placeholder={relayMayGenerateSecret(signatureScheme) ? 'blank: generate one' : ''}
               aria-invalid={secretError ? true : undefined}
               aria-describedby={`${id}-signing-hint ${id}-signing-error`}
               onChange={(event) => onChange({ signingSecret: event.target.value })}

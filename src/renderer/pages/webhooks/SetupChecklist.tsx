@@ -1,17 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import { routeHref } from '../../app/router.js';
 import { CopyButton } from '../../components/CopyButton.js';
-import {
-  isLoopbackUrl,
-  PROVIDER_SETUP,
-  TOKEN_SETUP,
-  type ProviderSetup,
-} from '../../../shared/provider-setup.js';
+import { isLoopbackUrl, TOKEN_SETUP, type ProviderSetup } from '../../../shared/provider-setup.js';
+import { providerOf } from '../../../shared/providers/index.js';
 import type { Webhook } from './types.js';
 
 function setupOf(webhook: Webhook): ProviderSetup {
   if (webhook.authMode === 'signature' && webhook.signatureScheme !== null) {
-    return PROVIDER_SETUP[webhook.signatureScheme];
+    return providerOf(webhook.signatureScheme).setup;
   }
   return TOKEN_SETUP[webhook.authMode === 'url_token' ? 'url_token' : 'token'];
 }

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { SIGNATURE_SCHEMES, type SignatureSchemeName } from '../../../shared/signature-schemes.js';
+import { PROVIDERS, providerOf, takesOptions } from '../../../shared/providers/index.js';
+import type { SignatureSchemeName } from '../../../shared/signature-schemes.js';
 import type { ApiError } from '../../../shared/errors.js';
 import { errorFor, FieldError } from './FieldError.js';
 
@@ -10,17 +11,8 @@ export interface SignatureDraft {
   hmacPrefix: string;
 }
 
-export const SCHEME_NAMES: Record<SignatureSchemeName, string> = {
-  'standard-webhooks': 'Standard Webhooks (Svix and compatible)',
-  stripe: 'Stripe',
-  github: 'GitHub',
-  slack: 'Slack',
-  shopify: 'Shopify',
-  linear: 'Linear',
-  gitlab: 'GitLab',
-  paddle: 'Paddle',
-  'hmac-sha256': 'Generic HMAC-SHA256',
-};
+/** What the UI calls a scheme. */
+export const schemeLabel = (scheme: SignatureSchemeName): string => providerOf(scheme).label;
 
 /** Provider scheme, and for the generic scheme where the signature is and how it is written. */
 export function SignatureFields({
@@ -46,14 +38,14 @@ export function SignatureFields({
         aria-describedby={`${id}-scheme-error`}
         onChange={(event) => onChange({ scheme: event.target.value as SignatureSchemeName })}
       >
-        {SIGNATURE_SCHEMES.map((scheme) => (
-          <option key={scheme} value={scheme}>
-            {SCHEME_NAMES[scheme]}
+        {PROVIDERS.map((provider) => (
+          <option key={provider.name} value={provider.name}>
+            {provider.label}
           </option>
         ))}
       </select>
       <FieldError id={`${id}-scheme-error`} error={schemeError} />
-      {draft.scheme === 'hmac-sha256' && (
+      {takesOptions(draft.scheme) && (
         <fieldset>
           <legend>Signature options</legend>
           <div className="hmac-options">

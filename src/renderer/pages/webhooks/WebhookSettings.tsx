@@ -8,7 +8,7 @@ import { useToast } from '../../components/toasts.js';
 import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
 import { ProviderLink } from './ProviderLink.js';
-import { SCHEME_NAMES } from './SignatureFields.js';
+import { schemeLabel } from './SignatureFields.js';
 import type { Webhook } from './types.js';
 import { MODE_NAMES } from './words.js';
 
@@ -46,7 +46,7 @@ export function WebhookSettings({
           <>
             <dt>Scheme</dt>
             <dd>
-              {SCHEME_NAMES[webhook.signatureScheme]}
+              {schemeLabel(webhook.signatureScheme)}
               {webhook.signatureOptions && (
                 <span className="muted">
                   header {webhook.signatureOptions.header}, {webhook.signatureOptions.encoding}

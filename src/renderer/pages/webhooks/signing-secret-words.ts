@@ -1,34 +1,29 @@
-import { OPERATOR_INVENTS_SECRET } from '../../../shared/provider-setup.js';
-import type { SignatureSchemeName } from '../../../shared/signature-schemes.js';
-
-const PROVIDER_NAMES: Partial<Record<string, string>> = {
-  stripe: 'Stripe',
-  slack: 'Slack',
-  shopify: 'Shopify',
-  linear: 'Linear',
-  paddle: 'Paddle',
-};
+import { findProvider } from '../../../shared/providers/index.js';
 
 /** Whether the operator makes this scheme's secret up (and gives it to the provider). */
 export const weInventSecret = (scheme: string): boolean =>
-  (OPERATOR_INVENTS_SECRET as readonly string[]).includes(scheme);
+  findProvider(scheme)?.secret.maker === 'operator';
+
+/** Whether a blank secret is fine for this scheme: the relay generates one. */
+export const relayMayGenerateSecret = (scheme: string | null): boolean =>
+  scheme !== null && findProvider(scheme)?.secret.maker === 'either';
 
 /** Who makes the secret, and so what to do with the field (the hint under it). */
 export function signingSecretHint(scheme: string): string {
-  if (scheme === 'standard-webhooks') {
-    return 'Paste the sender’s signing secret, or leave it blank: the relay generates one (whsec_…) for you to give the sender.';
+  return (
+    findProvider(scheme)?.secret.hint ??
+    'The provider makes this secret: copy it from its webhook settings and paste it here.'
+  );
+}
+
+/** What to do when rotating a signature webhook's secret, by who makes it. */
+export function rotateSecretHint(scheme: string | null): string {
+  if (relayMayGenerateSecret(scheme)) {
+    return 'Paste the new secret from the provider, or leave it blank and the relay generates one (whsec_…) for you to give the sender.';
   }
-  if (weInventSecret(scheme)) {
-    const where =
-      scheme === 'github'
-        ? 'GitHub’s Secret field'
-        : scheme === 'gitlab'
-          ? 'GitLab’s Secret token field'
-          : 'the sender';
-    return `You choose this secret: press Generate (or type one), then give the same value to ${where}. The checklist after Create shows it again.`;
-  }
-  const name = PROVIDER_NAMES[scheme as SignatureSchemeName] ?? 'The provider';
-  return `${name} makes this secret: copy it from its webhook settings and paste it here.`;
+  return weInventSecret(scheme ?? '')
+    ? 'Type a new secret of your choosing, then give the provider the same value. It cannot be blank.'
+    : 'Rotate it at the provider first, then paste the new signing secret here. It cannot be blank.';
 }
 
 /** 32 random bytes as hex: as strong as any provider asks, and safe in every header and form. */

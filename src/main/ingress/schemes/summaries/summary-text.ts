@@ -90,3 +90,32 @@ export function genericSummary(eventType: string | null, payload: Payload): stri
   }
   return oneLine(joined(eventType, ...found));
 }
+
+/** Currencies without a minor unit (Stripe's list, which Paddle's lowest units follow) (docs.stripe.com/currencies#zero-decimal). */
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
+
+/** `4200` and `eur` → `42.00 EUR` (minor units to major, as Stripe's dashboard shows them). */
+export function minorUnits(amount: number, currency: string): string {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL.has(currency.toLowerCase())) return `${amount} ${code}`;
+  const sign = amount < 0 ? '-' : '';
+  const cents = Math.abs(amount);
+  return `${sign}${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')} ${code}`;
+}
