@@ -17,7 +17,7 @@ import { LinkKeeper } from './links/link-keeper.js';
 import { createLinkMetrics } from './links/link-metrics.js';
 import { DEFAULT_TIMING } from './links/provider.js';
 import { WakeDetector } from './links/wake-detector.js';
-import { createIngressHandler } from './ingress/door.js';
+import { createIngressHandler } from './ingress/flow.js';
 import {
   DEDUPE_WINDOW_MS,
   DELIVERIES_PER_MINUTE,
