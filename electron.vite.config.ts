@@ -28,7 +28,7 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/main/electron/main.ts'),
           cli: resolve(import.meta.dirname, 'src/main/cli/main.ts'),
           // The SQLite writer thread's script, started from whichever bundle holds the core.
-          'writer-thread': resolve(import.meta.dirname, 'src/main/store/writer-thread.ts'),
+          'writer-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/writer-thread.ts'),
         },
         // Shared chunks sit beside the entries, so the core finds writer-thread.js beside itself.
         output: { chunkFileNames: '[name]-[hash].js' },

@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { startCore } from '../src/main/core.js';
 import { consoleLogger } from '../src/main/log.js';
-import { isSqliteStore } from '../src/main/store/sqlite-store.js';
+import { isSqliteStore } from '../src/main/store/sqlite/sqlite-store.js';
 import { POSTGRES_WITHOUT_SEARCH } from './ingress/without-search.js';
 
 export interface BenchRelayInfo {

@@ -29,7 +29,7 @@ export async function absurdLengthRow(): Promise<void> {
   const relay = await startServer<BenchRelayInfo>(
     'bench/relay-server.ts',
     [dataDir, 'raised', 'github'],
-    ['src/main/store/writer-thread.ts'],
+    ['src/main/store/sqlite/writer-thread.ts'],
     launcherFlags(),
     launcherEnv(),
   );

@@ -5,7 +5,7 @@
  * Accepted. Entries are spread evenly over `days` days ending `endAt`, so that with 7 days of
  * retention the oldest day is past it. Committed in chunks, as a week of batches would be.
  */
-import type { Db } from '../../src/main/store/db.js';
+import type { Db } from '../../src/main/store/sqlite/db.js';
 import { realisticPayload, SeededRandom } from '../search-payloads.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../../src/main/store/db.js';
-import { openDatabase } from '../../src/main/store/db.js';
-import { createRetention } from '../../src/main/store/retention.js';
-import { createSearchIndex } from '../../src/main/store/search-index.js';
+import type { Db } from '../../src/main/store/sqlite/db.js';
+import { openDatabase } from '../../src/main/store/sqlite/db.js';
+import { createRetention } from '../../src/main/store/sqlite/retention.js';
+import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import { seedWeek } from './seed-week.js';
 
 const DAY_MS = 24 * 3_600_000;

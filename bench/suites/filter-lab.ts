@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startBenchCore } from '../bench-core.js';
 import type { BenchSuite } from './index.js';
 import { pullRequestPayload, TEN_KEY_FILTER } from './filter-fixtures.js';
-import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const STORED = 1_000;
 const ROUNDS = 7;

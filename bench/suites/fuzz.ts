@@ -24,7 +24,7 @@ async function run(): Promise<void> {
   const relay = await startServer<BenchRelayInfo>(
     'bench/relay-server.ts',
     [dataDir, 'raised'],
-    ['src/main/store/writer-thread.ts'],
+    ['src/main/store/sqlite/writer-thread.ts'],
     launcherFlags(),
     launcherEnv(),
   );

@@ -43,16 +43,16 @@ import {
   type Path,
   type Row,
 } from '../ingress/rounds.js';
-import { wrkInstalled } from '../ingress/wrk-load.js';
-import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite-writer-thread.js';
+import { IDLE_CLOSE_MS } from '../../src/main/store/sqlite/sqlite-writer-thread.js';
 import type { BenchRelayInfo } from '../relay-server.js';
+import { wrkInstalled } from '../ingress/wrk-load.js';
 import type { BenchSuite } from './index.js';
 
 const SMALL = 1024;
 const LARGE = 64 * 1024;
 const MB = 1024 * 1024;
 /** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
-const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const RELAY_WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
 
 /**
  * Spends the webhook's 60-a-minute delivery budget so that every request after it gets 429;

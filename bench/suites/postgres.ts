@@ -61,7 +61,7 @@ const LARGE = 64 * 1024;
 const WIDTH = 34;
 const TARGET = 2.5;
 /** The relay's SQLite writer thread, bundled beside the relay as the shipped build has it. */
-const RELAY_WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const RELAY_WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
 const LOG_TABLES = 'deliveries, request_contexts, payloads, dedupe_keys';
 
 /** Empties a database's log before each round of its path. */

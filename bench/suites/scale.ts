@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startCore } from '../../src/main/core.js';
 import { silentLogger } from '../../src/main/log.js';
-import { openDatabase } from '../../src/main/store/db.js';
-import { createSearchIndex } from '../../src/main/store/search-index.js';
+import { openDatabase } from '../../src/main/store/sqlite/db.js';
+import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import { startServer, type ServerProcess } from '../ingress/processes.js';
 import { pacedSender, type SenderResult } from '../scale/paced-sender.js';
 import type { ScaleRelayInfo } from '../scale/scale-relay.js';
@@ -29,7 +29,7 @@ import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
 import type { BenchSuite } from './index.js';
 
 const RELAY = 'bench/scale/scale-relay.ts';
-const WRITER_THREAD = 'src/main/store/writer-thread.ts';
+const WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
 const WEBHOOKS = 20;
 const DAY_MS = 24 * 3_600_000;
 

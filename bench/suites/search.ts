@@ -10,13 +10,13 @@
  * Medians of several rounds. The accept path with and without the index is the ingress suite's.
  */
 import { performance } from 'node:perf_hooks';
-import { createDeliveriesRepository } from '../../src/main/store/deliveries-repo.js';
-import { createSearchIndex } from '../../src/main/store/search-index.js';
+import { createDeliveriesRepository } from '../../src/main/store/sqlite/deliveries-repo.js';
+import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import { startBenchCore } from '../bench-core.js';
 import { payloadSize, realisticPayload, SeededRandom } from '../search-payloads.js';
 import type { BenchSuite } from './index.js';
-import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const COUNT = 100_000;
 const LATE = 2_000;

@@ -11,7 +11,7 @@ import { startBenchCore } from '../bench-core.js';
 import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import type { BenchSuite } from './index.js';
-import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const ROUNDS = 7;
 const LARGE_LOG = 100_000;

@@ -46,7 +46,7 @@ import { deliveryJson } from './service/to-json.js';
 import { withReadSummaries } from './service/read-summaries.js';
 import { DeliveryWriter } from './store/delivery-writer.js';
 import { COMMIT_PROBE_KEY, CommitHealth } from './store/commit-health.js';
-import { DEFAULT_FACTORY_ID } from './store/factories-repo.js';
+import { DEFAULT_FACTORY_ID } from './store/factories.js';
 import { openStore } from './store/open-store.js';
 import { bridgePeers, warnLagging } from './replicas/peer-bridge.js';
 import type { Store } from './store/store.js';

@@ -7,7 +7,7 @@ import { waitFor } from '../support/wait.js';
 import { send } from './support/actions.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
-import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const SMALL = { width: 1024, height: 768 };
 const WIDE = { width: 1400, height: 900 };

@@ -4,7 +4,7 @@ import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
-import { sqliteDbOf } from '../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const COUNT = 100_000;
 

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { REPO_ROOT, hookportArgv } from './hookport-bin.js';
 
 export interface ChildRelay {
   child: ChildProcess;
@@ -32,10 +30,7 @@ export async function spawnServe(
   );
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'src/main/cli/main.ts'),
+    hookportArgv(
       'serve',
       '--data-dir',
       dataDir,
@@ -44,7 +39,7 @@ export async function spawnServe(
       '--admin-port',
       '0',
       ...args,
-    ],
+    ),
     { cwd: REPO_ROOT, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

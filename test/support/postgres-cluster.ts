@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freeLoopbackPort } from '../../src/main/tunnels/free-port.js';
 
 /** Debian's postgresql package; HOOKPORT_PG_BIN points elsewhere (another version, macOS). */
 const PG_BIN = process.env.HOOKPORT_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -51,21 +51,6 @@ function serverUser(): RunAs | null {
     return Number(out.stdout.trim());
   };
   return { uid: id('-u'), gid: id('-g') };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 function initdb(dir: string, password: string, runAs: RunAs | null): void {
@@ -121,7 +106,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   try {
     initdb(dir, password, runAs);
     for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       output = '';
       const start = (): ChildProcess => {
         const started = spawnServer(dir, port, runAs);
@@ -131,7 +116,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       };
       const cluster = makeCluster(dir, port, password, start, () => output, exitHook, runAs);
       if (await cluster.ready()) return cluster;
-      // Another process took the port between freePort() and the bind: try another one.
+      // Another process took the port between freeLoopbackPort() and the bind: try another one.
       await cluster.halt();
       if (attempt === 3 || !/could not (bind|create listen)/i.test(output)) {
         throw new Error(`PostgreSQL did not start:\n${output}`);

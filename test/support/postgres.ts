@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
 import { migratePostgres } from '../../src/main/store/postgres/migrate.js';
 import { openPostgresPool, type PgPool } from '../../src/main/store/postgres/pool.js';
-import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
+import { createTestDatabase } from './postgres-databases.js';
 
 export interface TestDatabase {
   url: string;
@@ -11,35 +11,22 @@ export interface TestDatabase {
 }
 
 export interface PostgresForTests {
-  cluster(): PostgresCluster;
   /** A fresh database for this test, migrated unless `migrate: false`. */
   database(options?: { migrate?: boolean }): Promise<TestDatabase>;
 }
 
 /**
- * One private cluster for the test file (started before its tests, stopped and removed after
- * them, passed or not) and a fresh database per test. Pools opened here end after each test.
+ * A fresh database per test in the run's shared cluster (test/support/shared-postgres.ts). Pools
+ * opened here end after each test.
  */
 export function usePostgres(): PostgresForTests {
-  let cluster: PostgresCluster | null = null;
   const pools: PgPool[] = [];
-  beforeAll(async () => {
-    cluster = await startPostgresCluster();
-  });
   afterEach(async () => {
     await Promise.all(pools.splice(0).map((pool) => pool.end()));
   });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  const running = (): PostgresCluster => {
-    if (!cluster) throw new Error('The PostgreSQL cluster is not running (used outside a test?)');
-    return cluster;
-  };
   return {
-    cluster: running,
     async database({ migrate = true } = {}): Promise<TestDatabase> {
-      const url = await running().createDatabase();
+      const url = await createTestDatabase();
       const openPool = (): PgPool => {
         const pool = openPostgresPool(url);
         pools.push(pool);

@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe } from 'vitest';
-import { openDatabase, type Db } from '../../src/main/store/db.js';
+import { openDatabase, type Db } from '../../src/main/store/sqlite/db.js';
 import type { Queryable } from '../../src/main/store/postgres/client.js';
-import { createAlarmsRepository } from '../../src/main/store/alarms-repo.js';
-import { createAutomationsRepository } from '../../src/main/store/automations-repo.js';
-import { createExecutorsRepository } from '../../src/main/store/executors-repo.js';
-import { createFactoriesRepository } from '../../src/main/store/factories-repo.js';
-import { createLinksRepository } from '../../src/main/store/links-repo.js';
+import { createAlarmsRepository } from '../../src/main/store/sqlite/alarms-repo.js';
+import { createAutomationsRepository } from '../../src/main/store/sqlite/automations-repo.js';
+import { createExecutorsRepository } from '../../src/main/store/sqlite/executors-repo.js';
+import { createFactoriesRepository } from '../../src/main/store/sqlite/factories-repo.js';
+import { createLinksRepository } from '../../src/main/store/sqlite/links-repo.js';
 import { createPostgresLinksRepository } from '../../src/main/store/postgres/links-repo.js';
 import { createPostgresAlarmsRepository } from '../../src/main/store/postgres/alarms-repo.js';
 import { createPostgresAutomationsRepository } from '../../src/main/store/postgres/automations-repo.js';
@@ -17,10 +17,10 @@ import { createPostgresSecretsRepository } from '../../src/main/store/postgres/s
 import { createPostgresSettingsRepository } from '../../src/main/store/postgres/settings-repo.js';
 import { createPostgresTokensRepository } from '../../src/main/store/postgres/tokens-repo.js';
 import { createPostgresWebhooksRepository } from '../../src/main/store/postgres/webhooks-repo.js';
-import { createSecretsRepository } from '../../src/main/store/secrets-repo.js';
-import { createSettingsRepository } from '../../src/main/store/settings-repo.js';
-import { createTokensRepository } from '../../src/main/store/tokens-repo.js';
-import { createWebhooksRepository } from '../../src/main/store/webhooks-repo.js';
+import { createSecretsRepository } from '../../src/main/store/sqlite/secrets-repo.js';
+import { createSettingsRepository } from '../../src/main/store/sqlite/settings-repo.js';
+import { createTokensRepository } from '../../src/main/store/sqlite/tokens-repo.js';
+import { createWebhooksRepository } from '../../src/main/store/sqlite/webhooks-repo.js';
 import {
   asyncRepository,
   type StoreKind,

@@ -1,8 +1,5 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+import { REPO_ROOT, hookportArgv } from './hookport-bin.js';
 
 export interface CliRun {
   code: number | null;
@@ -11,7 +8,7 @@ export interface CliRun {
 }
 
 /**
- * Runs `hookport <args>` from the sources as a user would. The child gets this process's
+ * Runs `hookport <args>` as a user would. The child gets this process's
  * environment without HOOKPORT_* variables, plus `env`.
  */
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
@@ -19,11 +16,11 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     Object.entries(process.env).filter(([name]) => !name.startsWith('HOOKPORT_')),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(REPO, 'src/main/cli/main.ts'), ...args],
-      { cwd: REPO, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, hookportArgv(...args), {
+      cwd: REPO_ROOT,
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

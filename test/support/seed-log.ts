@@ -1,4 +1,4 @@
-import type { Db } from '../../src/main/store/db.js';
+import type { Db } from '../../src/main/store/sqlite/db.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

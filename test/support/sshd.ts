@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freeLoopbackPort } from '../../src/main/tunnels/free-port.js';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { tempDir } from './relay.js';
@@ -17,16 +18,7 @@ export interface LoopbackSshd {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export const freePort = freeLoopbackPort;
 
 const reachable = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

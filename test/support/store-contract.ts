@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { openConnection, openDatabase, type Db } from '../../src/main/store/db.js';
+import { openConnection, openDatabase, type Db } from '../../src/main/store/sqlite/db.js';
 import type { BatchItem, BatchResult } from '../../src/main/store/delivery-batch.js';
 import { createPostgresBatchStore } from '../../src/main/store/postgres/batch-store.js';
 import type { PgPool } from '../../src/main/store/postgres/pool.js';
 import { createPostgresSearchIndex } from '../../src/main/store/postgres/search-index.js';
-import { createSearchIndex } from '../../src/main/store/search-index.js';
-import { createSqliteBatchStore } from '../../src/main/store/sqlite-batch-store.js';
+import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
+import { createSqliteBatchStore } from '../../src/main/store/sqlite/batch-store.js';
 import type { StoreKind } from '../../src/main/store/store.js';
 import { usePostgres } from './postgres.js';
 import { tempDir } from './relay.js';

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import type { CoreConfig } from '../../src/main/config.js';
 import { DEDUPE_WINDOW_MS } from '../../src/main/ingress/limits.js';
 import { openPostgresStore } from '../../src/main/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../../src/main/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/main/store/sqlite/sqlite-store.js';
 import type { StoreKind } from '../../src/main/store/store.js';
-import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
+import { createTestDatabase } from './postgres-databases.js';
 
 /**
  * The stores the parameterized suites (ingress, dedupe, store, runs) run against, each suite
@@ -17,21 +16,12 @@ export type TestStoreKind = (typeof storeKinds)[number];
 /** Any 32 bytes: the relays of one test file share it, as replicas of one database must. */
 const TEST_MASTER_KEY = 'a1'.repeat(32);
 
-// One private PostgreSQL cluster per test file, started by the first relay that needs it and
-// stopped (its dir removed) after the file's tests; each data dir gets a database of its own.
-let cluster: Promise<PostgresCluster> | null = null;
+// Each data dir gets a database of its own in the run's shared cluster.
 const databases = new Map<string, Promise<string>>();
-afterAll(async () => {
-  const running = cluster;
-  cluster = null;
-  databases.clear();
-  if (running) await (await running).stop();
-});
 
 function databaseFor(dataDir: string): Promise<string> {
-  cluster ??= startPostgresCluster();
   let url = databases.get(dataDir);
-  if (!url) databases.set(dataDir, (url = cluster.then((c) => c.createDatabase())));
+  if (!url) databases.set(dataDir, (url = createTestDatabase()));
   return url;
 }
 

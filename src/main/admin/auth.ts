@@ -1,7 +1,6 @@
 import type { Role } from '../../shared/contract/define.js';
 import { constantTimeEqual } from '../crypto/constant-time.js';
-import type { Async } from '../store/store.js';
-import type { TokensRepository } from '../store/tokens-repo.js';
+import type { TokensRepository } from '../store/tokens.js';
 import { hashToken, newSessionValue } from './token-values.js';
 
 export interface TokenHolder {
@@ -23,7 +22,7 @@ export class AdminAuth {
 
   private constructor(
     private readonly adminToken: string,
-    private readonly tokens: Async<TokensRepository>,
+    private readonly tokens: TokensRepository,
     private readonly now: () => number,
   ) {
     this.adminSessionKey = `admin:${hashToken(adminToken).slice(0, 16)}`;
@@ -32,7 +31,7 @@ export class AdminAuth {
   /** Sessions opened with an earlier admin token end here. */
   static async start(
     adminToken: string,
-    tokens: Async<TokensRepository>,
+    tokens: TokensRepository,
     now: () => number = Date.now,
   ): Promise<AdminAuth> {
     const auth = new AdminAuth(adminToken, tokens, now);

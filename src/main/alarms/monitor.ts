@@ -1,10 +1,9 @@
 import { DEFAULT_AUTH_FAILURE_STREAK, type AlarmKind } from '../../shared/contract/alarms.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
-import type { AlarmsRepository, RaisedAlarm } from '../store/alarms-repo.js';
+import type { AlarmsRepository, RaisedAlarm } from '../store/alarms.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
-import type { Async } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { AlarmNotice, AlarmNotifier } from './notifier.js';
 import {
   AUTH_RECOVERY,
@@ -28,7 +27,7 @@ const STREAK_CAP = 1_000;
 const SILENT_ON_AUTH: ReadonlySet<string> = new Set(['Rejected (too large)']);
 
 export interface AlarmMonitorDeps {
-  alarms: Async<AlarmsRepository>;
+  alarms: AlarmsRepository;
   webhooks: { get(uid: string): Promise<WebhookRecord | null>; live(): Promise<WebhookRecord[]> };
   notifier: AlarmNotifier;
   events: EventBus;

@@ -1,9 +1,8 @@
 import { evaluateFilter, evaluateHeaderFilter } from '../../shared/filter/index.js';
 import type { DeliverySeen } from '../ingress/ingress-deps.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
-import type { AutomationRecord, AutomationsRepository } from '../store/automations-repo.js';
-import type { Async } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { AutomationRecord, AutomationsRepository } from '../store/automations.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import { buildRunInput } from '../runs/run-input.js';
 
 /**
@@ -17,12 +16,12 @@ export class AutomationIndex {
   private generation = 0;
 
   private constructor(
-    private readonly repo: Async<AutomationsRepository>,
+    private readonly repo: AutomationsRepository,
     private readonly liveWebhookUids: () => Promise<Iterable<string>>,
   ) {}
 
   static async load(
-    repo: Async<AutomationsRepository>,
+    repo: AutomationsRepository,
     liveWebhookUids: () => Promise<Iterable<string>>,
   ): Promise<AutomationIndex> {
     const index = new AutomationIndex(repo, liveWebhookUids);

@@ -1,6 +1,6 @@
 import type { WebhookTrigger } from '../../shared/contract/triggers.js';
 import { validateHeaderFilter } from '../../shared/filter/index.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 
 /** A trigger problem with its path inside the triggers list, e.g. `triggers.0.filter.headers.x-sig`. */
 export interface TriggerProblem {

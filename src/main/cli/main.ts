@@ -1,26 +1,19 @@
 import { version } from '../../../package.json';
-import { apply } from './apply.js';
-import { forward } from './forward.js';
-import { mcp } from './mcp.js';
-import { link, recover } from './link.js';
-import { replay } from './replay.js';
-import { send } from './send.js';
-import { serve } from './serve.js';
-import { testFilter } from './test-filter.js';
 import { USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[]) => Promise<void>;
 
-const commands: Record<string, Command> = {
-  serve,
-  send,
-  replay,
-  forward,
-  apply,
-  'test-filter': testFilter,
-  mcp,
-  link,
-  recover,
+// Each command loads only its own code: `hookport send` starts without the relay's core.
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serve,
+  send: async () => (await import('./send.js')).send,
+  replay: async () => (await import('./replay.js')).replay,
+  forward: async () => (await import('./forward.js')).forward,
+  apply: async () => (await import('./apply.js')).apply,
+  'test-filter': async () => (await import('./test-filter.js')).testFilter,
+  mcp: async () => (await import('./mcp.js')).mcp,
+  link: async () => (await import('./link.js')).link,
+  recover: async () => (await import('./link.js')).recover,
 };
 
 async function main(argv: string[]): Promise<void> {
@@ -33,9 +26,9 @@ async function main(argv: string[]): Promise<void> {
     console.log(`hookport ${version}`);
     return;
   }
-  const command = commands[name];
-  if (!command) throw new UsageError(`Unknown command "${name}".`);
-  await command(args);
+  const load = commands[name];
+  if (!load) throw new UsageError(`Unknown command "${name}".`);
+  await (await load())(args);
 }
 
 const errorCode = (error: unknown): string => {

@@ -1,5 +1,5 @@
 import { newAutomationId, newWebhookUid } from '../ids.js';
-import type { RunRecord } from '../store/runs-repo.js';
+import type { RunRecord } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDefinition } from './formats.js';
 import type { Plan } from './plan.js';

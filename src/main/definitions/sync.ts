@@ -7,7 +7,7 @@ import { describeError, type Logger } from '../log.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import type { SerialQueue } from '../service/serial-queue.js';
 import type { Store } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import { applyPlan } from './apply.js';
 import { planDefinitions, type PlanItem } from './plan.js';
 import { DefinitionError, problemPath } from './problems.js';

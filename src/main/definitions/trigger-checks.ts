@@ -1,5 +1,5 @@
 import { findRedactedHeaderFilter } from '../automations/header-filter-rules.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { AutomationDefinition, WebhookDefinition } from './formats.js';
 import type { DefinitionProblem } from './problems.js';
 

@@ -1,8 +1,8 @@
 import { REDACTED, isCredentialHeader } from '../../shared/credential-headers.js';
 import { getSignatureScheme, type SignatureScheme } from '../ingress/schemes/index.js';
-import type { HeaderPairs } from '../store/attempts-repo.js';
+import type { HeaderPairs } from '../store/attempts.js';
 import type { RequestContext } from '../store/delivery-batch.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import { refreshWebhookTimestamp } from './linear-timestamp.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and those the new connection sets itself. */

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { MAX_ATTEMPT_BODY_BYTES } from '../../shared/contract/forwarding.js';
-import type { HeaderPairs } from '../store/attempts-repo.js';
+import type { HeaderPairs } from '../store/attempts.js';
 
 /** A handler on a laptop answers in well under this; a hung one must not hold a request open. */
 export const FORWARD_TIMEOUT_MS = 15_000;

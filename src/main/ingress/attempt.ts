@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { IngressDeps } from './ingress-deps.js';
 import { clientAddress } from './steps/client-address.js';
 import type { IngressTarget } from './steps/match-path.js';

@@ -4,7 +4,7 @@ import type { PlannedRun } from '../store/delivery-batch.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
 import type { CommitHealth } from '../store/commit-health.js';
 import type { StoreKind } from '../store/store.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { SignatureScheme } from './schemes/scheme.js';
 import type { RateGate } from './rate-gate.js';

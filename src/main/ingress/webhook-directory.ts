@@ -1,5 +1,4 @@
-import type { Async } from '../store/store.js';
-import type { WebhookRecord, WebhooksRepository } from '../store/webhooks-repo.js';
+import type { WebhookRecord, WebhooksRepository } from '../store/webhooks.js';
 
 /**
  * Live webhooks by UID, in memory for the ingress hot path. Every write through the management
@@ -8,9 +7,9 @@ import type { WebhookRecord, WebhooksRepository } from '../store/webhooks-repo.j
 export class WebhookDirectory {
   private byUid = new Map<string, WebhookRecord>();
 
-  private constructor(private readonly repo: Async<WebhooksRepository>) {}
+  private constructor(private readonly repo: WebhooksRepository) {}
 
-  static async load(repo: Async<WebhooksRepository>): Promise<WebhookDirectory> {
+  static async load(repo: WebhooksRepository): Promise<WebhookDirectory> {
     const directory = new WebhookDirectory(repo);
     await directory.reloadAll();
     return directory;

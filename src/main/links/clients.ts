@@ -1,5 +1,5 @@
 import { PROVIDER_NAMES } from '../../shared/contract/links.js';
-import type { LinkRecord } from '../store/links-repo.js';
+import type { LinkRecord } from '../store/links.js';
 import { githubClient } from './github.js';
 import { ProviderError, type ProviderClient, type ProviderTiming } from './provider.js';
 

@@ -1,5 +1,5 @@
 import { PROVIDER_NAMES, type LinkCheck, type LinkKind } from '../../shared/contract/links.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import { isUnreachableFromInternet } from './private-address.js';
 import type { HookState } from './provider.js';
 

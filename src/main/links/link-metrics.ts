@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { LinkKind } from '../../shared/contract/links.js';
-import type { LinkRecord } from '../store/links-repo.js';
+import type { LinkRecord } from '../store/links.js';
 
 /** `/metrics` for provider links (PRODUCT §17, §19). */
 export function createLinkMetrics(registry: Registry, links: () => Promise<LinkRecord[]>) {

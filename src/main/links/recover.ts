@@ -1,6 +1,5 @@
 import type { LinkRecovery } from '../../shared/contract/links.js';
-import type { LinkRecord, LinksRepository } from '../store/links-repo.js';
-import type { Async } from '../store/store.js';
+import type { LinkRecord, LinksRepository } from '../store/links.js';
 import { ProviderError, type ProviderClient } from './provider.js';
 import { RECOVERY_WINDOW_MS } from './recovery-windows.js';
 
@@ -30,7 +29,7 @@ const message = (error: unknown): string =>
 export async function recoverLink(options: {
   link: LinkRecord;
   client: ProviderClient;
-  links: Async<LinksRepository>;
+  links: LinksRepository;
   now: () => number;
   since?: number;
   dryRun: boolean;

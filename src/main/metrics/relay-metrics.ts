@@ -1,11 +1,10 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RefusalCounts } from '../ingress/refusal-tally.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
-import type { MetricsReader } from '../store/metrics-reader.js';
-import type { Async } from '../store/store.js';
+import type { MetricsReader } from '../store/metrics-queries.js';
 
 export interface MetricSources {
-  db: Async<MetricsReader>;
+  db: MetricsReader;
   refusals: { countsSinceStart(): RefusalCounts };
   /** Alarms raised now: one per webhook and kind. */
   alarms: () => Promise<ReadonlyArray<{ webhookUid: string; kind: string }>>;

@@ -1,8 +1,7 @@
 import type { ExecutorConfig } from '../../shared/contract/executors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
-import type { RunRecord, RunsRepository } from '../store/runs-repo.js';
-import type { Async } from '../store/store.js';
+import type { RunRecord, RunsRepository } from '../store/runs.js';
 import { executeCommand } from './executors/command.js';
 import { executeHttp } from './executors/http.js';
 import { failed, type ExecutionResult, type RunJob } from './executors/types.js';
@@ -23,7 +22,7 @@ export const interruptedAndStopped = (group: number): string =>
 export { INTERRUPTED_BY_STOP } from './interrupted.js';
 
 export interface DispatcherDeps {
-  runs: Async<RunsRepository>;
+  runs: RunsRepository;
   /** The factory's executor config; rejects when it cannot be read. */
   executorOf: (factoryId: string) => Promise<ExecutorConfig | null>;
   events: EventBus;

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../store/runs-repo.js';
+import type { RunOutcome } from '../store/runs.js';
 
 /** At most this many runs' writes wait in memory; past it a newcomer is dropped (see `submit`). */
 export const MAX_PENDING_WRITES = 10_000;

@@ -1,6 +1,5 @@
 import { describeError, type Logger } from '../log.js';
-import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs-repo.js';
-import type { Async } from '../store/store.js';
+import type { RunOutcome, RunRecord, RunsRepository } from '../store/runs.js';
 import { failed, type ExecutionResult } from './executors/types.js';
 import { INTERRUPTED_BY_STOP } from './interrupted.js';
 import {
@@ -19,7 +18,7 @@ export class InputUnread {
 }
 
 export interface RunRecorderDeps {
-  runs: Pick<Async<RunsRepository>, 'finish' | 'requeue' | 'letGo'>;
+  runs: Pick<RunsRepository, 'finish' | 'requeue' | 'letGo'>;
   log: Logger;
   now: () => number;
   clock?: RetryClock;

@@ -1,6 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
-import type { SecretRecord, SecretsRepository } from '../store/secrets-repo.js';
-import type { Async } from '../store/store.js';
+import type { SecretRecord, SecretsRepository } from '../store/secrets.js';
 import { fingerprinter, fingerprintKey, type Fingerprinter } from './fingerprint-key.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
 
@@ -13,7 +12,7 @@ export class TeamSecrets {
   private fingerprinter: Fingerprinter | null = null;
 
   constructor(
-    private readonly repo: Async<SecretsRepository>,
+    private readonly repo: SecretsRepository,
     private readonly store: SecretStore,
     private readonly now: () => number = Date.now,
     /**

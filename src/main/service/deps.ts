@@ -4,12 +4,11 @@ import type { EventBus } from '../events.js';
 import type { RefusalTally } from '../ingress/refusal-tally.js';
 import type { WebhookDirectory } from '../ingress/webhook-directory.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
-import type { AlarmsRepository } from '../store/alarms-repo.js';
-import type { DeliveriesRepository } from '../store/deliveries-repo.js';
-import type { FactoriesRepository } from '../store/factories-repo.js';
-import type { TokensRepository } from '../store/tokens-repo.js';
-import type { WebhooksRepository } from '../store/webhooks-repo.js';
-import type { Async } from '../store/store.js';
+import type { AlarmsRepository } from '../store/alarms.js';
+import type { DeliveriesRepository } from '../store/deliveries.js';
+import type { FactoriesRepository } from '../store/factories.js';
+import type { TokensRepository } from '../store/tokens.js';
+import type { WebhooksRepository } from '../store/webhooks.js';
 import type { Reachability } from '../reachability.js';
 import type { RelayTunnel } from '../tunnels/relay-tunnel.js';
 import type { LinkKeeper } from '../links/link-keeper.js';
@@ -17,10 +16,10 @@ import type { RelaySettings } from './relay-settings.js';
 import type { SerialQueue } from './serial-queue.js';
 
 export interface ServiceDeps {
-  factories: Async<FactoriesRepository>;
-  webhooks: Async<WebhooksRepository>;
-  deliveries: Async<DeliveriesRepository>;
-  tokens: Async<TokensRepository>;
+  factories: FactoriesRepository;
+  webhooks: WebhooksRepository;
+  deliveries: DeliveriesRepository;
+  tokens: TokensRepository;
   secrets: TeamSecrets;
   directory: WebhookDirectory;
   settings: RelaySettings;
@@ -38,7 +37,7 @@ export interface ServiceDeps {
   definitions: DefinitionSync;
   /** Refused requests the ingress keeps in memory (read only here). */
   refusals: Pick<RefusalTally, 'newest' | 'countsSinceStart' | 'countsLastHour'>;
-  alarms: { monitor: AlarmMonitor; repo: Async<AlarmsRepository> };
+  alarms: { monitor: AlarmMonitor; repo: AlarmsRepository };
   version: string;
   /** How to run `hookport` on this machine (the UI's sample commands). */
   cliCommand: string;

@@ -10,7 +10,7 @@ import {
 import { SeenFields } from '../automations/seen-fields.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import type { RequestContext } from '../store/delivery-batch.js';
-import type { StoredPayload } from '../store/delivery-scans.js';
+import type { StoredPayload } from '../store/scans.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { assertHeaderFiltersAllowed } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';

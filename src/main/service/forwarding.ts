@@ -5,8 +5,8 @@ import { buildForwardRequest, redactedForRecord } from '../forward/forward-reque
 import { sendBounded } from '../forward/send-bounded.js';
 import { signingRefusal } from '../forward/signing-policy.js';
 import { newAttemptId } from '../ids.js';
-import type { AttemptRecord } from '../store/attempts-repo.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { AttemptRecord } from '../store/attempts.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { requireStoredPayload } from './test-filter.js';

@@ -1,7 +1,7 @@
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import { deliverySummary } from '../ingress/schemes/summaries/index.js';
-import type { DeliveryRecord } from '../store/deliveries-repo.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { DeliveryRecord } from '../store/deliveries.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { ServiceDeps } from './deps.js';
 
 /**

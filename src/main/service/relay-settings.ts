@@ -1,8 +1,7 @@
 import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/contract/relay.js';
 import { tunnelChoiceSchema, type TunnelChoice } from '../../shared/contract/tunnel.js';
 import type { SecretBackend } from '../secrets/choose-store.js';
-import type { SettingsRepository } from '../store/settings-repo.js';
-import type { Async } from '../store/store.js';
+import type { SettingsRepository } from '../store/settings.js';
 
 const KEYS = [
   'publicUrl',
@@ -27,9 +26,9 @@ export class RelaySettings {
   tunnelUrl: string | null = null;
   private values = new Map<Key, unknown>();
 
-  private constructor(private readonly repo: Async<SettingsRepository>) {}
+  private constructor(private readonly repo: SettingsRepository) {}
 
-  static async load(repo: Async<SettingsRepository>): Promise<RelaySettings> {
+  static async load(repo: SettingsRepository): Promise<RelaySettings> {
     const settings = new RelaySettings(repo);
     await settings.reload();
     return settings;

@@ -1,7 +1,7 @@
 import { RERUN_MANY_MAX, type Run } from '../../shared/contract/runs.js';
 import { ApiError } from '../../shared/errors.js';
 import { newRunId } from '../ids.js';
-import type { RunRecord } from '../store/runs-repo.js';
+import type { RunRecord } from '../store/runs.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { iso, isoOrNull } from './to-json.js';

@@ -1,8 +1,8 @@
 import type { Role } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { newSecretValue, newStandardWebhooksSecret } from '../ids.js';
-import type { SecretRecord } from '../store/secrets-repo.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { SecretRecord } from '../store/secrets.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { iso, isoOrNull } from './to-json.js';

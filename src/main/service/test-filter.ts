@@ -3,7 +3,7 @@ import { headerValuesFromPairs } from '../../shared/filter/index.js';
 import { checkHeaders, checkPayload, verdictOf } from '../automations/payload-check.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import type { WebhookTrigger } from '../../shared/contract/triggers.js';
-import type { DeliveryRecord } from '../store/deliveries-repo.js';
+import type { DeliveryRecord } from '../store/deliveries.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import { assertHeaderFiltersAllowed } from './automations.js';
 import type { ServiceHandlers } from './handlers.js';

@@ -1,7 +1,7 @@
 import type { Delivery } from '../../shared/contract/deliveries.js';
 import type { Webhook } from '../../shared/contract/webhooks.js';
-import type { DeliveryRecord } from '../store/deliveries-repo.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { DeliveryRecord } from '../store/deliveries.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { RelaySettings } from './relay-settings.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -4,7 +4,7 @@ import { hashToken, newApiTokenValue } from '../admin/token-values.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { iso, isoOrNull } from './to-json.js';
-import type { ApiTokenRecord } from '../store/tokens-repo.js';
+import type { ApiTokenRecord } from '../store/tokens.js';
 
 const tokenJson = (t: ApiTokenRecord) => ({
   id: t.id,

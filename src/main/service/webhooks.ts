@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors.js';
 import { newWebhookUid } from '../ids.js';
-import type { WebhookRecord } from '../store/webhooks-repo.js';
+import type { WebhookRecord } from '../store/webhooks.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { DeliveryLabel } from '../../shared/labels.js';
-import type { DeliveryRecord, IdentitySource } from './deliveries-repo.js';
+import type { DeliveryRecord, IdentitySource } from './deliveries.js';
 
 /**
  * The write-path seam: what the accept path hands a store, and what the store promises back.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DEDUPE_WINDOW_MS } from '../ingress/limits.js';
 import type { Logger } from '../log.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export interface OpenStoreOptions {

@@ -1,4 +1,4 @@
-import type { RunRecord } from './runs-repo.js';
+import type { RunRecord } from './runs.js';
 
 /** What one relay changed that the others keep in memory (the contract's `changed` resources). */
 export type SharedResource =

@@ -1,23 +1,22 @@
 import type { RateGate } from '../ingress/rate-gate.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import type { AlarmsRepository } from './alarms-repo.js';
-import type { AttemptsRepository } from './attempts-repo.js';
-import type { AutomationsRepository } from './automations-repo.js';
-import type { DeliveriesRepository } from './deliveries-repo.js';
+import type { AlarmsRepository } from './alarms.js';
+import type { AttemptsRepository } from './attempts.js';
+import type { AutomationsRepository } from './automations.js';
+import type { DeliveriesRepository } from './deliveries.js';
 import type { DeliveryBatchStore } from './delivery-batch.js';
-import type { DeliveryScans } from './delivery-scans.js';
-import type { ExecutorsRepository } from './executors-repo.js';
-import type { FactoriesRepository } from './factories-repo.js';
-import type { LinksRepository } from './links-repo.js';
-import type { MetricsReader } from './metrics-reader.js';
-import type { Retention } from './retention.js';
-import type { RunsRepository } from './runs-repo.js';
-import type { SecretsRepository } from './secrets-repo.js';
-import type { SettingsRepository } from './settings-repo.js';
+import type { ExecutorsRepository } from './executors.js';
+import type { FactoriesRepository } from './factories.js';
+import type { LinksRepository } from './links.js';
+import type { MetricsReader } from './metrics-queries.js';
+import type { Retention } from './retention-policy.js';
+import type { RunsRepository } from './runs.js';
+import type { DeliveryScans } from './scans.js';
+import type { SecretsRepository } from './secrets.js';
+import type { SettingsRepository } from './settings.js';
 import type { StorePeers } from './store-peers.js';
-import type { TokensRepository } from './tokens-repo.js';
-import type { WebhooksRepository } from './webhooks-repo.js';
-
+import type { TokensRepository } from './tokens.js';
+import type { WebhooksRepository } from './webhooks.js';
 /**
  * A repository's shape with every method answering a Promise. SQLite answers from synchronous
  * better-sqlite3 calls, PostgreSQL from the network; callers cannot tell which.
@@ -26,6 +25,14 @@ export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R
     ? (...args: A) => Promise<Awaited<R>>
     : never;
+};
+
+/**
+ * A repository's shape with every method answering at once: what SQLite's repositories are (the
+ * writer thread and tests call them so), made async for the store by `asyncRepository`.
+ */
+export type Sync<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
 };
 
 /**
@@ -51,22 +58,22 @@ export function asyncRepository<T extends object>(repo: T): Async<T> {
 
 /** The repositories every store offers; the same set, bound to one connection, inside a transaction. */
 export interface StoreRepositories {
-  factories: Async<FactoriesRepository>;
-  webhooks: Async<WebhooksRepository>;
-  automations: Async<AutomationsRepository>;
-  deliveries: Async<DeliveriesRepository>;
-  runs: Async<RunsRepository>;
-  secrets: Async<SecretsRepository>;
-  tokens: Async<TokensRepository>;
-  settings: Async<SettingsRepository>;
-  executors: Async<ExecutorsRepository>;
-  alarms: Async<AlarmsRepository>;
-  attempts: Async<AttemptsRepository>;
-  scans: Async<DeliveryScans>;
-  retention: Async<Retention>;
-  metrics: Async<MetricsReader>;
+  factories: FactoriesRepository;
+  webhooks: WebhooksRepository;
+  automations: AutomationsRepository;
+  deliveries: DeliveriesRepository;
+  runs: RunsRepository;
+  secrets: SecretsRepository;
+  tokens: TokensRepository;
+  settings: SettingsRepository;
+  executors: ExecutorsRepository;
+  alarms: AlarmsRepository;
+  attempts: AttemptsRepository;
+  scans: DeliveryScans;
+  retention: Retention;
+  metrics: MetricsReader;
   /** Provider links and the recovery ledger (PRODUCT §19). */
-  links: Async<LinksRepository>;
+  links: LinksRepository;
 }
 
 export type StoreKind = 'sqlite' | 'postgres';

@@ -11,7 +11,7 @@ import {
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { newRunId } from '../../../src/main/ids.js';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
 type ErrorBody = { error: { code: string; message: string; path?: string } };
 type Bulk = {

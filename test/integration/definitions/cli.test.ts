@@ -2,13 +2,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnServe } from '../../support/child-relay.js';
+import { REPO_ROOT, hookportArgv } from '../../support/hookport-bin.js';
 import { copyFixture, createFixtureSecrets } from '../../support/definitions.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The CLI as a user runs it; asynchronously, since the relay it talks to lives in this process. */
 async function hookport(
@@ -17,15 +15,11 @@ async function hookport(
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   try {
     const run = promisify(execFile);
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/main/cli/main.ts', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        timeout: 30_000,
-      },
-    );
+    const { stdout, stderr } = await run(process.execPath, hookportArgv(...args), {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

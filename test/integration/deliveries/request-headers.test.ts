@@ -5,7 +5,7 @@ import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { createSignatureWebhook } from '../signatures/support/relay-calls.js';
 import { nowSeconds, SENDERS } from '../signatures/support/senders.js';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
 /** Sends raw header lines exactly as given (order, case, repeats), as a real sender's stack does. */
 function sendRaw(

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/main/store/db.js';
-import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
-import { createSearchIndex } from '../../../src/main/store/search-index.js';
+import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
+import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
+import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
 import { seedLog } from '../../support/seed-log.js';
 
 const UID = 'wh_large_entries';

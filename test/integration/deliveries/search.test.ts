@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRetention } from '../../../src/main/store/retention.js';
-import { createSearchIndex } from '../../../src/main/store/search-index.js';
+import { createRetention } from '../../../src/main/store/sqlite/retention.js';
+import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
 import type { Delivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
 type Page = { items: Delivery[]; nextBefore: string | null; total: number };
 

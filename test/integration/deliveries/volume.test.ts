@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabelCounts } from '../../../src/shared/contract/deliveries.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
 type Volume = { since: string; bucketMinutes: number; buckets: LabelCounts[] };
 const sum = (buckets: LabelCounts[], label: keyof LabelCounts): number =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isSqliteStore } from '../../../src/main/store/sqlite-store.js';
+import { isSqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 

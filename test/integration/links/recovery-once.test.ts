@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
 import { openPostgresStore } from '../../../src/main/store/postgres/postgres-store.js';
@@ -7,20 +6,12 @@ import { childApi, spawnServe, type ChildRelay } from '../../support/child-relay
 import { GitHubStandin } from '../../support/providers/github-standin.js';
 import { deliveriesOf, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
 import { usePostgres } from '../../support/postgres.js';
+import { freeLoopbackPort } from '../../../src/main/tunnels/free-port.js';
 import { tempDir, type TestRelay } from '../../support/relay.js';
 
 const TOKEN = 'ghp_standin_token_once';
 const HOOK_SECRET = 'hook-secret-once-0123456789abcdef';
 const MASTER_KEY = 'b2'.repeat(32);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('one recovery per link, never asking twice', () => {
   const postgres = usePostgres();
@@ -80,7 +71,7 @@ describe('one recovery per link, never asking twice', () => {
     cleanups.push(() => github.stop());
     const dataDir = tempDir('hookport-links-');
     cleanups.push(() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })));
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const publicUrl = `http://relay.example.test:${port}`;
     const serve = async (): Promise<ChildRelay> => {
       const relay = await spawnServe(

@@ -8,11 +8,11 @@ import type {
   BatchItem,
   RejectionItem,
 } from '../../../src/main/store/delivery-batch.js';
-import { openDatabase } from '../../../src/main/store/db.js';
+import { openDatabase } from '../../../src/main/store/sqlite/db.js';
 import { DeliveryWriter } from '../../../src/main/store/delivery-writer.js';
 import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
-import { createSqliteBatchStore } from '../../../src/main/store/sqlite-batch-store.js';
+import { createSqliteBatchStore } from '../../../src/main/store/sqlite/batch-store.js';
 import { usePostgres } from '../../support/postgres.js';
 import { tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/main/store/db.js';
+import { openDatabase } from '../../../src/main/store/sqlite/db.js';
 import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { createPostgresMetricsReader } from '../../../src/main/store/postgres/metrics-reader.js';

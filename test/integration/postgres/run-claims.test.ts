@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { newRunId } from '../../../src/main/ids.js';
 import { INTERRUPTED_BY_CRASH } from '../../../src/main/runs/interrupted.js';
-import { LeaseKeeper } from '../../../src/main/store/postgres/lease-keeper.js';
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
-import { createPostgresRunClaims } from '../../../src/main/store/postgres/run-claims.js';
+import { createPostgresRunsRepository } from '../../../src/main/store/postgres/runs-repo.js';
 import { usePostgres } from '../../support/postgres.js';
 import { waitFor } from '../../support/wait.js';
 
 const postgres = usePostgres();
+
+/** The runs repository a relay of this id holds (production's, postgres/runs-repo.ts). */
+const replica = (pool: PgPool, replicaId: string, leaseMs = 60_000) =>
+  createPostgresRunsRepository(pool, { replicaId, leaseMs });
+const endedBy = (reason: string) => (): string => reason;
 const SUCCEEDED = {
   status: 'succeeded',
   exitCode: null,
@@ -50,8 +54,10 @@ async function runRow(pool: PgPool, id: string) {
     output: string | null;
     finished_at: number | null;
     http_status: number | null;
+    lease_expires_at: number | null;
   }>(
-    'SELECT status, lease_owner, error, output, finished_at, http_status FROM runs WHERE id = $1',
+    `SELECT status, lease_owner, error, output, finished_at, http_status, lease_expires_at
+     FROM runs WHERE id = $1`,
     [id],
   );
   return rows[0]!;
@@ -65,16 +71,13 @@ describe('run claims across replicas', () => {
     // Both connected before either claims: on a loaded machine, a pool still connecting once
     // lost every run to the other, and the test could not tell that from a claim gone wrong.
     await Promise.all([pool.query('SELECT 1'), other.query('SELECT 1')]);
-    const replicas = [
-      createPostgresRunClaims(pool, { owner: 'replica-a', leaseMs: 60_000 }),
-      createPostgresRunClaims(other, { owner: 'replica-b', leaseMs: 60_000 }),
-    ];
+    const replicas = [replica(pool, 'replica-a').runs, replica(other, 'replica-b').runs];
 
     const claimedBy = await Promise.all(
-      replicas.map(async (claims) => {
+      replicas.map(async (runs) => {
         const mine: string[] = [];
         for (;;) {
-          const batch = await claims.claim('default', 7, Date.now());
+          const batch = await runs.claim('default', 7, Date.now());
           if (batch.length === 0) return mine;
           for (const run of batch) {
             expect(run).toMatchObject({
@@ -108,12 +111,12 @@ describe('run claims across replicas', () => {
   it('interrupt a run whose lease ended while running, and never run it again', async () => {
     const { pool, openPool } = await postgres.database();
     const [id] = await seedQueuedRuns(pool, 1);
-    const dead = createPostgresRunClaims(pool, { owner: 'dead-replica', leaseMs: 50 });
-    const alive = createPostgresRunClaims(openPool(), { owner: 'alive-replica', leaseMs: 60_000 });
-    expect((await dead.claim('default', 10, Date.now())).map((r) => r.id)).toEqual([id]);
+    const dead = replica(pool, 'dead-replica', 50);
+    const alive = replica(openPool(), 'alive-replica').runs;
+    expect((await dead.runs.claim('default', 10, Date.now())).map((r) => r.id)).toEqual([id]);
 
     const interrupted = await waitFor(async () => {
-      const ended = await alive.interruptExpired(INTERRUPTED_BY_CRASH, Date.now());
+      const ended = await alive.interruptRunning(endedBy(INTERRUPTED_BY_CRASH), Date.now());
       return ended.length > 0 ? ended : null;
     }, 'the lease to end');
 
@@ -122,8 +125,17 @@ describe('run claims across replicas', () => {
     ]);
     expect(await runRow(pool, id!)).toMatchObject({ status: 'interrupted', lease_owner: null });
     // The replica that was too slow learns it lost the run and cannot overwrite the outcome.
-    expect(await dead.renew([id!])).toEqual([id]);
-    expect(await dead.finish(id!, SUCCEEDED, Date.now())).toBe(false);
+    const lost: string[] = [];
+    dead.leases.start({
+      onLost: (runId) => lost.push(runId),
+      onError: (error) => {
+        throw error;
+      },
+    });
+    await waitFor(() => lost.length > 0, 'the lost lease to be noticed');
+    dead.leases.stop();
+    expect(lost).toEqual([id]);
+    await dead.runs.finish(id!, SUCCEEDED, Date.now());
     expect(await runRow(pool, id!)).toMatchObject({ status: 'interrupted', output: null });
     expect(await alive.claim('default', 10, Date.now())).toEqual([]);
   });
@@ -131,27 +143,29 @@ describe('run claims across replicas', () => {
   it('keep a renewed lease, and let only its owner finish the run', async () => {
     const { pool, openPool } = await postgres.database();
     const [id] = await seedQueuedRuns(pool, 1);
-    const shortClaim = createPostgresRunClaims(pool, { owner: 'replica-a', leaseMs: 1 });
-    const renewing = createPostgresRunClaims(pool, { owner: 'replica-a', leaseMs: 60_000 });
-    const other = createPostgresRunClaims(openPool(), { owner: 'replica-b', leaseMs: 60_000 });
-    await shortClaim.claim('default', 1, Date.now());
+    // A lease of 6 s is renewed every 2 s: one renewal, then time to spare for what follows.
+    const owner = replica(pool, 'replica-a', 6_000);
+    const other = replica(openPool(), 'replica-b').runs;
+    await owner.runs.claim('default', 1, Date.now());
+    const claimedUntil = (await runRow(pool, id!)).lease_expires_at!;
     const lost: string[] = [];
-    const keeper = new LeaseKeeper(renewing, {
-      intervalMs: 60_000,
+    owner.leases.start({
       onLost: (runId) => lost.push(runId),
       onError: (error) => {
         throw error;
       },
     });
-    keeper.track(id!);
-
-    await keeper.renewNow();
-    keeper.stop();
+    await waitFor(
+      async () => (await runRow(pool, id!)).lease_expires_at! > claimedUntil,
+      'the lease to be renewed',
+    );
+    owner.leases.stop();
 
     expect(lost).toEqual([]);
-    expect(await other.interruptExpired(INTERRUPTED_BY_CRASH, Date.now())).toEqual([]);
-    expect(await other.finish(id!, SUCCEEDED, Date.now())).toBe(false);
-    expect(await renewing.finish(id!, SUCCEEDED, Date.now())).toBe(true);
+    expect(await other.interruptRunning(endedBy(INTERRUPTED_BY_CRASH), Date.now())).toEqual([]);
+    await other.finish(id!, SUCCEEDED, Date.now());
+    expect(await runRow(pool, id!)).toMatchObject({ status: 'running', output: null });
+    await owner.runs.finish(id!, SUCCEEDED, Date.now());
     expect(await runRow(pool, id!)).toMatchObject({
       status: 'succeeded',
       lease_owner: null,
@@ -163,42 +177,38 @@ describe('run claims across replicas', () => {
   it('tell the lease keeper when a run was interrupted elsewhere', async () => {
     const { pool, openPool } = await postgres.database();
     const [id] = await seedQueuedRuns(pool, 1);
-    const slow = createPostgresRunClaims(pool, { owner: 'slow', leaseMs: 1 });
-    const other = createPostgresRunClaims(openPool(), { owner: 'other', leaseMs: 60_000 });
-    await slow.claim('default', 1, Date.now());
+    const slow = replica(pool, 'slow', 1);
+    const other = replica(openPool(), 'other').runs;
+    await slow.runs.claim('default', 1, Date.now());
+    await waitFor(
+      async () =>
+        (await other.interruptRunning(endedBy(INTERRUPTED_BY_CRASH), Date.now())).length === 1,
+      'the lease to end',
+    );
+
     const lost: string[] = [];
-    const keeper = new LeaseKeeper(slow, {
-      intervalMs: 60_000,
+    slow.leases.start({
       onLost: (runId) => lost.push(runId),
       onError: (error) => {
         throw error;
       },
     });
-    keeper.track(id!);
-    await waitFor(
-      async () => (await other.interruptExpired(INTERRUPTED_BY_CRASH, Date.now())).length === 1,
-      'the lease to end',
-    );
-
-    await keeper.renewNow();
+    await waitFor(() => lost.length > 0, 'the lost lease to be noticed');
+    slow.leases.stop();
 
     expect(lost).toEqual([id]);
-    keeper.stop();
   });
 
   it('record queued runs on one replica only, even when two record at once', async () => {
     const { pool, openPool } = await postgres.database();
     const ids = await seedQueuedRuns(pool, 400);
-    const replicas = [
-      createPostgresRunClaims(pool, { owner: 'a', leaseMs: 60_000 }),
-      createPostgresRunClaims(openPool(), { owner: 'b', leaseMs: 60_000 }),
-    ];
+    const replicas = [replica(pool, 'a').runs, replica(openPool(), 'b').runs];
 
     const recorded = await Promise.all(
-      replicas.map(async (claims) => {
+      replicas.map(async (runs) => {
         const mine: string[] = [];
         for (;;) {
-          const done = await claims.recordQueued('default', 50, Date.now());
+          const done = await runs.recordQueued('default', 50, Date.now());
           if (done.length === 0) return mine;
           mine.push(...done.map((r) => r.id));
         }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newAttemptId, newDeliveryId } from '../../../src/main/ids.js';
-import {
-  createAttemptsRepository,
-  type AttemptRecord,
-} from '../../../src/main/store/attempts-repo.js';
+import { createAttemptsRepository } from '../../../src/main/store/sqlite/attempts-repo.js';
+import type { AttemptRecord } from '../../../src/main/store/attempts.js';
 import { createPostgresAttemptsRepository } from '../../../src/main/store/postgres/attempts-repo.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import { useContractStores } from '../../support/store-contract.js';

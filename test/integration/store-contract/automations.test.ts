@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AutomationRecord } from '../../../src/main/store/automations-repo.js';
+import type { AutomationRecord } from '../../../src/main/store/automations.js';
 import { forEachStore, type ContractStore } from '../../support/repository-contract.js';
 
 const UID = 'wh_01HZX3K7Q9M2V8T4R6N0P5W1YB';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
-import type { DeliveryRecord } from '../../../src/main/store/deliveries-repo.js';
+import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
+import type { DeliveryRecord } from '../../../src/main/store/deliveries.js';
 import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { asyncRepository } from '../../../src/main/store/store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveryScans } from '../../../src/main/store/delivery-scans.js';
+import { createDeliveryScans } from '../../../src/main/store/sqlite/delivery-scans.js';
 import { createPostgresDeliveryScans } from '../../../src/main/store/postgres/delivery-scans.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import { useContractStores } from '../../support/store-contract.js';

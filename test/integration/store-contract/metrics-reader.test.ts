@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMetricsReader } from '../../../src/main/store/metrics-reader.js';
+import { createMetricsReader } from '../../../src/main/store/sqlite/metrics-reader.js';
 import { createPostgresMetricsReader } from '../../../src/main/store/postgres/metrics-reader.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import { useContractStores } from '../../support/store-contract.js';

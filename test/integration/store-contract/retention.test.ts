@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
+import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { createPostgresRetention } from '../../../src/main/store/postgres/retention.js';
 import { createPostgresRunsRepository } from '../../../src/main/store/postgres/runs-repo.js';
-import { createRetention } from '../../../src/main/store/retention.js';
-import { createRunsRepository } from '../../../src/main/store/runs-repo.js';
+import { createRetention } from '../../../src/main/store/sqlite/retention.js';
+import { createRunsRepository } from '../../../src/main/store/sqlite/runs-repo.js';
 import { asyncRepository } from '../../../src/main/store/store.js';
 import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
 import { DEDUPE_WINDOW_MS, useContractStores } from '../../support/store-contract.js';

@@ -6,10 +6,11 @@ import {
   createPostgresRunsRepository,
   type RunLeases,
 } from '../../../src/main/store/postgres/runs-repo.js';
-import { createRunsRepository, type RunRecord } from '../../../src/main/store/runs-repo.js';
-import { asyncRepository, type Async } from '../../../src/main/store/store.js';
-import type { RunsRepository } from '../../../src/main/store/runs-repo.js';
-import type { Db } from '../../../src/main/store/db.js';
+import { createRunsRepository } from '../../../src/main/store/sqlite/runs-repo.js';
+import type { RunRecord } from '../../../src/main/store/runs.js';
+import { asyncRepository } from '../../../src/main/store/store.js';
+import type { RunsRepository } from '../../../src/main/store/runs.js';
+import type { Db } from '../../../src/main/store/sqlite/db.js';
 import { useContractStores, type ContractDatabase } from '../../support/store-contract.js';
 import { accepted, freshEpoch, seedFactory } from '../../support/store-seeds.js';
 import { waitFor } from '../../support/wait.js';
@@ -19,7 +20,7 @@ let T0 = 0;
 const SUCCEEDED = { status: 'succeeded', exitCode: 0, output: 'done', error: null } as const;
 
 interface Replica {
-  runs: Async<RunsRepository>;
+  runs: RunsRepository;
   /** PostgreSQL only: SQLite has one relay and no leases. */
   leases: RunLeases | null;
 }

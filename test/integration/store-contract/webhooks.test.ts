@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewWebhook } from '../../../src/main/store/webhooks-repo.js';
+import type { NewWebhook } from '../../../src/main/store/webhooks.js';
 import { forEachStore, type ContractStore } from '../../support/repository-contract.js';
 
 const webhook = (over: Partial<NewWebhook> = {}): NewWebhook => ({

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../support/wait.js';
 import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
 /** Sends raw header pairs exactly as given (order, case, repeats), as a real sender's stack does. */
 function send(url: string, pairs: Array<[string, string]>, body: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteDbOf } from '../../../src/main/store/sqlite-store.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import { webhookTrigger } from '../../support/automations.js';
 import {
   bearer,

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMigrations } from '../../../src/main/store/migrations/index.js';
+import { runMigrations } from '../../../src/main/store/sqlite/migrate.js';
 import { schemaVersions, type SchemaVersion } from '../../../src/main/store/schema-versions.js';
 import { tempDir } from '../../support/relay.js';
 

@@ -2,9 +2,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
-import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories-repo.js';
-import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite-store.js';
-import type { NewWebhook } from '../../../src/main/store/webhooks-repo.js';
+import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
+import type { NewWebhook } from '../../../src/main/store/webhooks.js';
 import { tempDir } from '../../support/relay.js';
 
 const webhook = (uid: string, name: string): NewWebhook => ({

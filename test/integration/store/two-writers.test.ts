@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/main/store/db.js';
+import { openDatabase } from '../../../src/main/store/sqlite/db.js';
 import { tempDir } from '../../support/relay.js';
 
 /** Another thread that takes the write lock, says so, keeps it for `holdMs`, then commits. */

@@ -4,14 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_PROMPT_LENGTH } from '../../../src/shared/contract/automations.js';
 import { MAX_BODY_BYTES } from '../../../src/shared/limits.js';
 import type { Logger } from '../../../src/main/log.js';
-import { openDatabase, type Db } from '../../../src/main/store/db.js';
-import { createDeliveriesRepository } from '../../../src/main/store/deliveries-repo.js';
+import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
+import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
 import type {
   AcceptItem,
   BatchItem,
   RejectionItem,
 } from '../../../src/main/store/delivery-batch.js';
-import { SqliteWriterThread } from '../../../src/main/store/sqlite-writer-thread.js';
+import { SqliteWriterThread } from '../../../src/main/store/sqlite/sqlite-writer-thread.js';
 import { tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 

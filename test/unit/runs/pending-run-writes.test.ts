@@ -7,7 +7,7 @@ import {
   type RunWrite,
   type RunWriteStore,
 } from '../../../src/main/runs/pending-run-writes.js';
-import type { RunOutcome } from '../../../src/main/store/runs-repo.js';
+import type { RunOutcome } from '../../../src/main/store/runs.js';
 
 /** A clock whose timers fire only when the test moves time. */
 class ManualClock implements RetryClock {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetryClock } from '../../../src/main/runs/pending-run-writes.js';
 import { INPUT_READ_TRIES, InputUnread, RunRecorder } from '../../../src/main/runs/run-recorder.js';
-import type { RunOutcome, RunRecord } from '../../../src/main/store/runs-repo.js';
+import type { RunOutcome, RunRecord } from '../../../src/main/store/runs.js';
 
 /** Timers that never fire on their own: these tests write while the store answers. */
 const stillClock: RetryClock = { now: () => 0, after: () => () => undefined };

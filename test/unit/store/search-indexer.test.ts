@@ -5,7 +5,7 @@ import {
   SearchIndexer,
   type IndexPacing,
   type IndexRun,
-} from '../../../src/main/store/search-index.js';
+} from '../../../src/main/store/search-indexer.js';
 
 /**
  * The pacing policy alone, ticked by hand: each slice "indexes" one entry that takes `entryMs`

@@ -5,7 +5,7 @@ import {
   type EventTypeSource,
 } from '../../../shared/event-type.js';
 import type { SignatureSchemeName } from '../../../shared/signature-schemes.js';
-import type { WebhookRecord } from '../../store/webhooks-repo.js';
+import type { WebhookRecord } from '../../store/webhooks.js';
 import { providerEventType } from '../schemes/provider-events.js';
 import type { HeaderReader } from '../schemes/scheme.js';
 

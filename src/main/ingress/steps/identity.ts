@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IdentitySource } from '../../store/deliveries-repo.js';
+import type { IdentitySource } from '../../store/deliveries.js';
 import type { HeaderReader } from '../schemes/scheme.js';
 
 export interface DeliveryIdentity {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { REDACTED, isCredentialHeader } from '../../../shared/credential-headers.js';
 import type { RequestContext } from '../../store/delivery-batch.js';
-import type { WebhookRecord } from '../../store/webhooks-repo.js';
+import type { WebhookRecord } from '../../store/webhooks.js';
 import type { IngressTarget } from './match-path.js';
 
 /**

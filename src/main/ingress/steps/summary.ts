@@ -1,4 +1,4 @@
-import type { WebhookRecord } from '../../store/webhooks-repo.js';
+import type { WebhookRecord } from '../../store/webhooks.js';
 import { deliverySummary } from '../schemes/summaries/index.js';
 
 /**

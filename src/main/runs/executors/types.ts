@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../../store/runs-repo.js';
+import type { RunOutcome } from '../../store/runs.js';
 import type { RunProcess } from '../run-process.js';
 
 /** What an executor gets: the run, its input and payload, and a signal that fires when the relay stops. */

@@ -1,6 +1,5 @@
 import { alarmNotificationSchema, type AlarmKind } from '../../../shared/contract/alarms.js';
-import type { AlarmsRepository } from '../alarms-repo.js';
-import type { Async } from '../store.js';
+import type { AlarmsRepository } from '../alarms.js';
 import type { Queryable } from './client.js';
 
 interface SettingsRow {
@@ -10,7 +9,7 @@ interface SettingsRow {
 }
 
 /** alarms-repo.ts on PostgreSQL: settings per webhook, raised alarms, each factory's notification. */
-export function createPostgresAlarmsRepository(q: Queryable): Async<AlarmsRepository> {
+export function createPostgresAlarmsRepository(q: Queryable): AlarmsRepository {
   return {
     settings: async (webhookUid) => {
       const { rows } = await q.query<SettingsRow>(

@@ -1,5 +1,4 @@
-import { toRecord, type AttemptRow, type AttemptsRepository } from '../attempts-repo.js';
-import type { Async } from '../store.js';
+import { toRecord, type AttemptRow, type AttemptsRepository } from '../attempts.js';
 import type { Queryable } from './client.js';
 
 /** The columns as SQLite's mapper reads them: flags as 0 or 1. */
@@ -10,7 +9,7 @@ const SELECT = `
   FROM forward_attempts`;
 
 /** Forward attempts and the places of `hookport forward` per (webhook, URL), on PostgreSQL. */
-export function createPostgresAttemptsRepository(q: Queryable): Async<AttemptsRepository> {
+export function createPostgresAttemptsRepository(q: Queryable): AttemptsRepository {
   return {
     /**
      * The attempt and, for a delivered forwarder attempt, the URL's new place: one statement, so

@@ -3,15 +3,14 @@ import {
   type AutomationRow,
   type AutomationRecord,
   type AutomationsRepository,
-} from '../automations-repo.js';
-import type { Async } from '../store.js';
+} from '../automations.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS =
   'id, factory_id, name, prompt, enabled, triggers, source_file, created_at, updated_at';
 
 /** automations-repo.ts on PostgreSQL; triggers stay JSON text, read back byte for byte. */
-export function createPostgresAutomationsRepository(q: Queryable): Async<AutomationsRepository> {
+export function createPostgresAutomationsRepository(q: Queryable): AutomationsRepository {
   const many = async (sql: string, params: unknown[] = []): Promise<AutomationRecord[]> =>
     (await q.query<AutomationRow>(sql, params)).rows.map(toRecord);
 

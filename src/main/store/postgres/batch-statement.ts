@@ -1,4 +1,5 @@
 import type { BatchItem } from '../delivery-batch.js';
+import { replayReason } from '../batch-records.js';
 import { signatureClaim, type SignatureClaim } from '../signature-claims.js';
 
 /**
@@ -197,11 +198,6 @@ function entryColumns(pending: BatchItem): unknown[] {
     request ? JSON.stringify(request.headers) : null,
     pending.kind === 'reject' ? null : (pending.item.summary ?? null),
   ];
-}
-
-/** The reason an accepted replay is logged with (null for a first delivery). */
-export function replayReason(replayOf: string | undefined): string | null {
-  return replayOf ? `replay of ${replayOf} (duplicate check skipped on purpose)` : null;
 }
 
 /** Rows of columns to columns of values: one array parameter per column. */

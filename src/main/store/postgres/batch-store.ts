@@ -1,18 +1,8 @@
 import pg from 'pg';
-import type { DeliveryRecord } from '../deliveries-repo.js';
-import type {
-  AcceptOutcome,
-  BatchItem,
-  BatchResult,
-  DeliveryBatchStore,
-} from '../delivery-batch.js';
-import { entryBase, oneByOne } from '../delivery-batch.js';
-import {
-  batchStatement,
-  MAX_BATCH_ITEMS,
-  replayReason,
-  type DecidedRow,
-} from './batch-statement.js';
+import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
+import { oneByOne } from '../delivery-batch.js';
+import { recordsOf, type AcceptDecision } from '../batch-records.js';
+import { batchStatement, MAX_BATCH_ITEMS, type DecidedRow } from './batch-statement.js';
 import type { PgPool } from './pool.js';
 
 export interface PostgresBatchStoreOptions {
@@ -89,40 +79,12 @@ function resultOf(batch: BatchItem[], rows: DecidedRow[]): BatchResult {
   if (rows.length !== batch.length) {
     throw new Error(`the batch statement answered ${rows.length} rows for ${batch.length} items`);
   }
-  const outcomes: AcceptOutcome[] = [];
-  const committed: DeliveryRecord[] = [];
-  batch.forEach((pending, i) => {
-    if (pending.kind === 'reject') {
-      const { request: _request, ...entry } = pending.item;
-      committed.push({ ...entry, duplicateOf: null, replayOf: null, summary: null, runIds: [] });
-      return;
-    }
-    const item = pending.item;
-    const base = entryBase(item);
-    const { label, duplicate_of: holder } = rows[i]!;
-    if (label === 'Accepted') {
-      const runIds = item.runs.map((r) => r.id);
-      outcomes.push({ label: 'Accepted', deliveryId: item.id, runIds });
-      committed.push({
-        ...base,
-        label: 'Accepted',
-        reason: replayReason(item.replayOf),
-        duplicateOf: null,
-        runIds,
-      });
-    } else {
-      if (holder === null)
-        throw new Error(`delivery ${item.id} was decided a duplicate of nothing`);
-      outcomes.push({ label: 'Duplicate', deliveryId: item.id, duplicateOf: holder });
-      committed.push({
-        ...base,
-        label: 'Duplicate',
-        reason: null,
-        summary: null,
-        duplicateOf: holder,
-        runIds: [],
-      });
-    }
+  const decisions = rows.map(({ label, duplicate_of: holder }, i): AcceptDecision | null => {
+    if (batch[i]!.kind === 'reject') return null;
+    if (label === 'Accepted') return { label: 'Accepted' };
+    if (holder === null)
+      throw new Error(`delivery ${batch[i]!.item.id} was decided a duplicate of nothing`);
+    return { label: 'Duplicate', duplicateOf: holder };
   });
-  return { outcomes, committed };
+  return recordsOf(batch, decisions);
 }

@@ -7,9 +7,8 @@ import {
   type DeliveryPageFilter,
   type DeliveryRecord,
   type DeliveryRow,
-} from '../deliveries-repo.js';
+} from '../deliveries.js';
 import type { RequestContext } from '../delivery-batch.js';
-import type { Async } from '../store.js';
 import type { Queryable } from './client.js';
 
 const SELECT_WITH_RUNS = `
@@ -74,7 +73,7 @@ interface ActivityRow {
 }
 
 /** The read side of the delivery log on PostgreSQL; writes go through the batch store only. */
-export function createPostgresDeliveriesRepository(q: Queryable): Async<DeliveriesRepository> {
+export function createPostgresDeliveriesRepository(q: Queryable): DeliveriesRepository {
   const first = async <T extends object>(sql: string, params: unknown[]): Promise<T | null> => {
     const { rows } = await q.query<T>(sql, params);
     return rows[0] ?? null;

@@ -1,5 +1,4 @@
-import type { AcceptedEntry, DeliveryScans, StoredPayload } from '../delivery-scans.js';
-import type { Async } from '../store.js';
+import type { AcceptedEntry, DeliveryScans, StoredPayload } from '../scans.js';
 import type { Queryable } from './client.js';
 
 interface EntryRow {
@@ -22,7 +21,7 @@ const toEntry = (r: EntryRow): AcceptedEntry => ({
  * delivery-scans.ts on PostgreSQL: what `hookport forward` has still to send, and the newest
  * stored payloads the filter lab and field autocomplete read.
  */
-export function createPostgresDeliveryScans(q: Queryable): Async<DeliveryScans> {
+export function createPostgresDeliveryScans(q: Queryable): DeliveryScans {
   return {
     /** Accepted deliveries of the webhook after `afterId` (exclusive), oldest first. */
     async acceptedAfter(webhookUid, afterId, limit) {

@@ -1,10 +1,9 @@
 import { executorSchema } from '../../../shared/contract/executors.js';
-import type { ExecutorsRepository } from '../executors-repo.js';
-import type { Async } from '../store.js';
+import type { ExecutorsRepository } from '../executors.js';
 import type { Queryable } from './client.js';
 
 /** executors-repo.ts on PostgreSQL: `factories.executor`, the JSON executor config (§7). */
-export function createPostgresExecutorsRepository(q: Queryable): Async<ExecutorsRepository> {
+export function createPostgresExecutorsRepository(q: Queryable): ExecutorsRepository {
   return {
     // A stored value that no longer parses throws, as on SQLite: never a silent `record`.
     get: async (factoryId) => {

@@ -1,11 +1,10 @@
-import { toRecord, type FactoryRow, type FactoriesRepository } from '../factories-repo.js';
-import type { Async } from '../store.js';
+import { toRecord, type FactoryRow, type FactoriesRepository } from '../factories.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = 'id, name, definitions_dir, executor, created_at';
 
 /** factories-repo.ts on PostgreSQL: the same calls, the same records. */
-export function createPostgresFactoriesRepository(q: Queryable): Async<FactoriesRepository> {
+export function createPostgresFactoriesRepository(q: Queryable): FactoriesRepository {
   return {
     all: async () => {
       const { rows } = await q.query<FactoryRow>(

@@ -1,4 +1,7 @@
-import type { RunClaims } from './run-claims.js';
+/** What the keeper renews through: the runs whose leases it could not extend are lost. */
+export interface LeaseRenewal {
+  renew(runIds: readonly string[]): Promise<string[]>;
+}
 
 export interface LeaseKeeperOptions {
   /** How often leases are renewed: a third of the lease leaves two renewals' worth of slack. */
@@ -20,7 +23,7 @@ export class LeaseKeeper {
   private renewing: Promise<void> | null = null;
 
   constructor(
-    private readonly claims: Pick<RunClaims, 'renew'>,
+    private readonly claims: LeaseRenewal,
     private readonly options: LeaseKeeperOptions,
   ) {}
 

@@ -5,12 +5,11 @@ import {
   toLinkRecord,
   type LinkRow,
   type LinksRepository,
-} from '../links-repo.js';
-import type { Async } from '../store.js';
+} from '../links.js';
 import type { Queryable } from './client.js';
 
 /** links-repo.ts on PostgreSQL: links and the recovery ledger, shared by every replica. */
-export function createPostgresLinksRepository(q: Queryable): Async<LinksRepository> {
+export function createPostgresLinksRepository(q: Queryable): LinksRepository {
   const count = async (text: string, values: unknown[]): Promise<number> => {
     const { rows } = await q.query<{ n: string }>(text, values);
     return Number(rows[0]?.n ?? 0);

@@ -1,9 +1,8 @@
-import type { MetricsReader } from '../metrics-reader.js';
-import type { Async } from '../store.js';
+import type { MetricsReader } from '../metrics-queries.js';
 import type { Queryable } from './client.js';
 
 /** What /metrics reads from PostgreSQL when it is scraped (not on any delivery's path). */
-export function createPostgresMetricsReader(q: Queryable): Async<MetricsReader> {
+export function createPostgresMetricsReader(q: Queryable): MetricsReader {
   return {
     /** A run's executor is its factory's (through the webhook: automations may be deleted). */
     async runsByStatusAndExecutor() {

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../runs-repo.js';
+import type { RunRecord } from '../runs.js';
 import type { PeerTopic, SharedResource, StorePeers } from '../store-peers.js';
 import type { NotificationHub } from './notification-hub.js';
 import type { ReplicaRegistry } from './replica-registry.js';

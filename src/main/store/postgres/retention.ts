@@ -1,5 +1,4 @@
-import type { Retention, RetentionPolicy } from '../retention.js';
-import type { Async } from '../store.js';
+import type { Retention, RetentionPolicy } from '../retention-policy.js';
 import type { Queryable } from './client.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -47,7 +46,7 @@ const FORGET_KEYS = `
  * retention.ts on PostgreSQL, with the same policy. The store runs it under the 'retention'
  * advisory lock (one replica at a time).
  */
-export function createPostgresRetention(q: Queryable): Async<Retention> {
+export function createPostgresRetention(q: Queryable): Retention {
   return {
     /** Deletes what the policy no longer protects; returns how many deliveries went. */
     async prune(policy: RetentionPolicy, now: number): Promise<number> {

@@ -6,13 +6,24 @@ import {
   type NewRun,
   type RunRecord,
   type RunRef,
+  type RunRow,
   type RunsRepository,
-} from '../runs-repo.js';
-import type { Async } from '../store.js';
+} from '../runs.js';
 import type { Queryable } from './client.js';
 import { DB_NOW_MS } from './db-clock.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { PICK_QUEUED, RECORD_COLUMNS, type RunRow } from './run-claims.js';
+
+/** The columns SQLite's runs-repo.ts reads, so that the one mapper (runs.ts) reads these rows too. */
+const RECORD_COLUMNS = `
+  r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
+  (SELECT string_agg(x.id, ',' ORDER BY x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids`;
+
+/** The oldest queued runs of a factory that no other transaction is claiming right now. */
+const PICK_QUEUED = `
+  SELECT r.id FROM runs r JOIN automations a ON a.id = r.automation_id
+  WHERE r.status = 'queued' AND a.factory_id = $1
+  ORDER BY r.id LIMIT $2
+  FOR UPDATE OF r SKIP LOCKED`;
 
 export interface PostgresRunsOptions {
   /** This replica, as written in `runs.lease_owner`; unique per process. */
@@ -66,7 +77,7 @@ const insertParams = (runs: readonly NewRun[]): unknown[] => [
 export function createPostgresRunsRepository(
   q: Queryable,
   { replicaId, leaseMs }: PostgresRunsOptions,
-): { runs: Async<RunsRepository>; leases: RunLeases } {
+): { runs: RunsRepository; leases: RunLeases } {
   const held = new Set<string>();
   let keeper: LeaseKeeper | null = null;
   const release = (id: string): void => {
@@ -114,7 +125,7 @@ export function createPostgresRunsRepository(
     },
   };
 
-  const runs: Async<RunsRepository> = {
+  const runs: RunsRepository = {
     async get(id) {
       const [row] = await rows(`${SELECT} WHERE r.id = $1`, [id]);
       return row ? toRecord(row) : null;

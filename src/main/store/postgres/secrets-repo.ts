@@ -1,10 +1,4 @@
-import {
-  toRecord,
-  type SecretRow,
-  type SecretRecord,
-  type SecretsRepository,
-} from '../secrets-repo.js';
-import type { Async } from '../store.js';
+import { toRecord, type SecretRow, type SecretRecord, type SecretsRepository } from '../secrets.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = 'factory_id, name, fingerprint, created_at, rotated_at';
@@ -13,7 +7,7 @@ const COLUMNS = 'factory_id, name, fingerprint, created_at, rotated_at';
  * secrets-repo.ts on PostgreSQL: names and fingerprints only. Values are PostgresSecretStore's,
  * sealed in secret_values; nothing here ever sees one.
  */
-export function createPostgresSecretsRepository(q: Queryable): Async<SecretsRepository> {
+export function createPostgresSecretsRepository(q: Queryable): SecretsRepository {
   const many = async (sql: string, params: unknown[] = []): Promise<SecretRecord[]> =>
     (await q.query<SecretRow>(sql, params)).rows.map(toRecord);
 

@@ -1,9 +1,8 @@
-import type { SettingsRepository } from '../settings-repo.js';
-import type { Async } from '../store.js';
+import type { SettingsRepository } from '../settings.js';
 import type { Queryable } from './client.js';
 
 /** settings-repo.ts on PostgreSQL: key → JSON text, shared by every replica. */
-export function createPostgresSettingsRepository(q: Queryable): Async<SettingsRepository> {
+export function createPostgresSettingsRepository(q: Queryable): SettingsRepository {
   return {
     get: async (key) => {
       const { rows } = await q.query<{ value: string }>(

@@ -1,12 +1,11 @@
 import type { Role } from '../../../shared/contract/define.js';
-import type { Async } from '../store.js';
-import { toRecord, type TokenRow, type TokensRepository } from '../tokens-repo.js';
+import { toRecord, type TokenRow, type TokensRepository } from '../tokens.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = 'id, name, role, created_at, last_used_at';
 
 /** tokens-repo.ts on PostgreSQL: every replica checks the same tokens and sessions. */
-export function createPostgresTokensRepository(q: Queryable): Async<TokensRepository> {
+export function createPostgresTokensRepository(q: Queryable): TokensRepository {
   return {
     // id breaks ties: token ids are ULIDs, so creation order, as SQLite's row order gives it.
     list: async () => {

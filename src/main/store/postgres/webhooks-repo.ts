@@ -1,11 +1,10 @@
 import type { GenericHmacOptions } from '../../../shared/signature-schemes.js';
-import type { Async } from '../store.js';
 import {
   toRecord,
   type WebhookRow,
   type WebhookRecord,
   type WebhooksRepository,
-} from '../webhooks-repo.js';
+} from '../webhooks.js';
 import type { Queryable } from './client.js';
 
 const COLUMNS = `uid, factory_id, name, auth_mode, signature_scheme, signature_options, secret_name,
@@ -14,7 +13,7 @@ const COLUMNS = `uid, factory_id, name, auth_mode, signature_scheme, signature_o
 const optionsText = (o: GenericHmacOptions | null): string | null => (o ? JSON.stringify(o) : null);
 
 /** webhooks-repo.ts on PostgreSQL: the same calls, the same records, deleted ones kept. */
-export function createPostgresWebhooksRepository(q: Queryable): Async<WebhooksRepository> {
+export function createPostgresWebhooksRepository(q: Queryable): WebhooksRepository {
   const many = async (sql: string, params: unknown[] = []): Promise<WebhookRecord[]> =>
     (await q.query<WebhookRow>(sql, params)).rows.map(toRecord);
   const one = async (sql: string, params: unknown[]): Promise<WebhookRecord | null> => {

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, hookportArgv } from '../../../support/hookport-bin.js';
 import { tempDir } from '../../../support/relay.js';
-
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface SendRun {
   code: number | null;
@@ -12,14 +10,13 @@ export interface SendRun {
   stderr: string;
 }
 
-/** Runs `hookport send …` as a user would, from the sources (no build needed). */
+/** Runs `hookport send …` as a user would. */
 export function runSend(args: readonly string[], stdin?: Buffer | string): Promise<SendRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(REPO, 'src/main/cli/main.ts'), 'send', ...args],
-      { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, hookportArgv('send', ...args), {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

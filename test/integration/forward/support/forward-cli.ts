@@ -1,10 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT, hookportArgv } from '../../../support/hookport-bin.js';
 import type { TestRelay } from '../../../support/relay.js';
 import { waitFor } from '../../../support/wait.js';
-
-const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface ForwardProcess {
   child: ChildProcess;
@@ -23,17 +20,9 @@ export function startForward(relay: TestRelay, args: string[]): ForwardProcess {
   );
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO, 'src/main/cli/main.ts'),
-      'forward',
-      ...args,
-      '--admin-url',
-      relay.adminUrl,
-    ],
+    hookportArgv('forward', ...args, '--admin-url', relay.adminUrl),
     {
-      cwd: REPO,
+      cwd: REPO_ROOT,
       env: { ...clean, HOOKPORT_ADMIN_TOKEN: relay.adminToken },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

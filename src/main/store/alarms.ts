@@ -1,0 +1,35 @@
+import type { AlarmKind, AlarmNotification } from '../../shared/contract/alarms.js';
+
+export interface AlarmSettingsRecord {
+  webhookUid: string;
+  expectedEveryMinutes: number | null;
+  /** When the cadence was last set: a quiet spell counts from then at the earliest. */
+  cadenceSetAt: number;
+  authFailureStreak: number | null;
+}
+
+export interface RaisedAlarm {
+  webhookUid: string;
+  kind: AlarmKind;
+  since: number;
+}
+
+/** Alarm settings per webhook, the alarms raised now, and how each factory is notified. */
+export interface AlarmsRepository {
+  /** Null when the webhook never had alarm settings saved (the defaults apply). */
+  settings(webhookUid: string): Promise<AlarmSettingsRecord | null>;
+  saveSettings(record: AlarmSettingsRecord): Promise<void>;
+  raised(): Promise<RaisedAlarm[]>;
+  /** False when it was raised already. */
+  raise(alarm: RaisedAlarm): Promise<boolean>;
+  clear(webhookUid: string, kind: AlarmKind): Promise<boolean>;
+  /**
+   * Null: none set. A stored value that no longer parses throws, naming the fix, rather than
+   * silently notifying no one.
+   */
+  notification(factoryId: string): Promise<AlarmNotification | null>;
+  saveNotification(factoryId: string, value: AlarmNotification | null): Promise<boolean>;
+  lastAcceptedAt(webhookUid: string): Promise<number | null>;
+  /** Labels of the newest `limit` entries, newest first. */
+  newestLabels(webhookUid: string, limit: number): Promise<string[]>;
+}

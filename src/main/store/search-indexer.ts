@@ -1,0 +1,168 @@
+import { performance } from 'node:perf_hooks';
+
+/** One state's slices: how long each may take (it takes at least one entry), and how often. */
+export interface SliceSize {
+  ms: number;
+  /** The share of time the index may take: a slice of t ms is followed by t / share - t of rest. */
+  share: number;
+  /**
+   * Payloads larger than this many bytes wait for a slice without the limit (a quiet one, or any
+   * once one of them has waited `LARGE_WAIT_MS`). Without it, entries go in order, whatever size.
+   */
+  largestEntry?: number;
+}
+
+/**
+ * How the index takes its time, by what the ingress is doing. Each slice holds what accept
+ * commits need while it runs (SQLite's write lock on the writer thread; on PostgreSQL, database
+ * time every relay's accepts share), so the store chooses the grain and the shares.
+ */
+export interface IndexPacing {
+  /** While deliveries are being committed. */
+  busy: SliceSize;
+  /** Still busy, and behind for 5 s: the busy share would never shrink the queue. */
+  behind: SliceSize;
+  /** When the ingress has been quiet since the last slice. */
+  idle: SliceSize;
+}
+
+const BEHIND_AFTER_MS = 5_000;
+/**
+ * How long large entries may wait for a quiet moment: after that, slices take the oldest entries
+ * first again, whatever their size, until none that was passed over is left (under load that
+ * never pauses, they still get the index's share rather than wait without bound).
+ */
+export const LARGE_WAIT_MS = 60_000;
+/**
+ * Quiet, and the last slice found nothing: look again this much later (a commit here looks at
+ * once). On PostgreSQL each look is a round trip, and other relays' deliveries are queued there
+ * too; those relays index them while they arrive.
+ */
+const EMPTY_POLL_MS = 1_000;
+
+export interface IndexRun {
+  indexed: number;
+  /** Entries are still queued: the budget ran out first. */
+  more: boolean;
+  /** Entries larger than the slice's `largestEntry` are still queued, passed over. */
+  deferred?: boolean;
+}
+
+/**
+ * What `SearchIndexer` paces: one slice of indexing of about `budgetMs`. SQLite's index answers
+ * in the caller's tick (better-sqlite3); PostgreSQL's over the network.
+ */
+export interface IndexSlices {
+  /** `largestEntry`: see `SliceSize`; an index that ignores it takes entries in order. */
+  indexSome(budgetMs: number, largestEntry?: number): IndexRun | Promise<IndexRun>;
+}
+
+/** After a failed slice (PostgreSQL unreachable, say): wait this long before the next one. */
+const RETRY_AFTER_ERROR_MS = 5_000;
+
+/**
+ * Runs the search index in the background: a share of the time while deliveries are arriving
+ * (more if that has not kept up for a while), and more once the ingress is quiet, in slices the
+ * store's pacing sizes. `markBusy` is called on every commit. SQLite's writer thread runs it
+ * between its commits (see writer-thread.ts), each PostgreSQL relay beside its accept path
+ * (postgres/search-index.ts); `onSlice` hears how each slice went. A slice that fails is reported
+ * and retried a while later.
+ */
+export class SearchIndexer {
+  private busy = false;
+  /** When the queue was last found empty (or indexing began). */
+  private caughtUpAt = performance.now();
+  private timer: NodeJS.Timeout | null = null;
+  /**
+   * When the next slice may start: the last one's time divided by the state's share. A slice
+   * indexes at least one entry, and a 64 KB payload may take several budgets: while deliveries
+   * arrive, such a slice is paid for by a longer rest, so the index never takes more than its
+   * share of what their commits wait for.
+   */
+  private nextAt = 0;
+  private retryAt = 0;
+  private lookAgainAt = 0;
+  /** Since when a slice has passed over large entries, still queued. */
+  private deferringSince: number | null = null;
+  /** A slice that answers asynchronously and has not yet: ticks wait for it. */
+  private slicing: Promise<void> | null = null;
+  private readonly tickMs: number;
+
+  constructor(
+    private readonly index: IndexSlices,
+    private readonly pacing: IndexPacing,
+    private readonly onError: (error: unknown) => void,
+    private readonly onSlice: (run: IndexRun) => void = () => {},
+  ) {
+    // Often enough that no state's slices come much later than its share allows.
+    const every = ({ ms, share }: SliceSize): number => ms / share;
+    this.tickMs = Math.min(every(pacing.busy), every(pacing.behind), every(pacing.idle)) / 2;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.tickMs);
+    this.timer.unref();
+  }
+
+  markBusy(): void {
+    this.busy = true;
+  }
+
+  tick(): void {
+    const started = performance.now();
+    if (this.slicing || started < this.retryAt || started < this.nextAt) return;
+    if (!this.busy && started < this.lookAgainAt) return;
+    const quiet = !this.busy;
+    const size = quiet
+      ? this.pacing.idle
+      : started - this.caughtUpAt >= BEHIND_AFTER_MS
+        ? this.pacing.behind
+        : this.pacing.busy;
+    this.busy = false;
+    const overdue = this.deferringSince !== null && started - this.deferringSince >= LARGE_WAIT_MS;
+    const largest = quiet || overdue ? undefined : size.largestEntry;
+    try {
+      const run = this.index.indexSome(size.ms, largest);
+      if (!(run instanceof Promise)) return this.sliced(started, size, quiet, run);
+      this.slicing = run
+        .then(
+          (done) => this.sliced(started, size, quiet, done),
+          (error: unknown) => this.failed(error),
+        )
+        .finally(() => (this.slicing = null));
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves once no slice is running (after `stop`, before the connection closes). */
+  async idle(): Promise<void> {
+    await this.slicing;
+  }
+
+  private sliced(started: number, { ms, share }: SliceSize, quiet: boolean, run: IndexRun): void {
+    const now = performance.now();
+    // While quiet, a slice that overran its budget (one large payload) rests as a budget's slice
+    // would: the relay is catching up after a burst, and a proportional rest after each large
+    // entry stretched a PostgreSQL catch-up at 64 KB by half again. On PostgreSQL such entries
+    // take more than the idle share of the database while they last; other relays' accepts
+    // share its CPU with them but never wait on their rows.
+    const charged = quiet ? Math.min(now - started, ms) : now - started;
+    this.nextAt = started + charged / share;
+    if (!run.more) this.caughtUpAt = now;
+    this.deferringSince = run.deferred ? (this.deferringSince ?? now) : null;
+    const empty = run.indexed === 0 && !run.more && !run.deferred;
+    this.lookAgainAt = empty ? started + EMPTY_POLL_MS : 0;
+    this.onSlice(run);
+  }
+
+  private failed(error: unknown): void {
+    this.retryAt = performance.now() + RETRY_AFTER_ERROR_MS;
+    this.onError(error);
+  }
+}

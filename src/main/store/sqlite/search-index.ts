@@ -1,0 +1,117 @@
+import { performance } from 'node:perf_hooks';
+import type { Db } from './db.js';
+import type { IndexPacing, IndexRun } from '../search-indexer.js';
+
+/**
+ * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
+ * and once the relay is quiet the index takes most of the thread (a delivery arriving then waits
+ * one 5 ms slice at most, and the slices after it are busy ones). A 64 KB payload takes 4–6 ms to
+ * tokenize and flush, the thread's whole time for several commits: while deliveries arrive, such
+ * entries wait for a quiet moment (searches scan them meanwhile) and smaller ones go past them.
+ */
+export const SQLITE_PACING: IndexPacing = {
+  busy: { ms: 0.5, share: 0.04, largestEntry: 8 * 1024 },
+  behind: { ms: 0.5, share: 0.1, largestEntry: 8 * 1024 },
+  idle: { ms: 5, share: 0.8 },
+};
+
+export type SearchIndex = ReturnType<typeof createSearchIndex>;
+
+/**
+ * Indexes queued log entries (see migration 004) into the trigram index. Each call is one
+ * transaction that stops once `budgetMs` is spent (after at least one entry), so a burst of large
+ * payloads never holds the database, or the event loop, for long.
+ */
+export function createSearchIndex(db: Db) {
+  const queued = db.prepare<[number], { rowid: number }>(
+    'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
+  );
+  // The bytes are UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS.
+  // The summary (version 11) shares the event type's column, on a line of its own.
+  const index = db.prepare<[number]>(`
+    INSERT INTO delivery_search (rowid, id, identity, event_type, body)
+    SELECT d.rowid, d.id, d.identity,
+      CASE WHEN d.summary IS NULL THEN d.event_type
+           ELSE coalesce(d.event_type, '') || char(10) || d.summary END,
+      CAST(p.body AS TEXT)
+    FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id WHERE d.rowid = ?`);
+  const dequeue = db.prepare<[number]>(
+    'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',
+  );
+  // length() of a BLOB reads its size from the record header, not its overflow pages.
+  const queuedUpTo = db.prepare<
+    { after: number; largest: number; limit: number },
+    { rowid: number }
+  >(`
+    SELECT q.delivery_rowid AS rowid FROM delivery_search_pending q
+      JOIN deliveries d ON d.rowid = q.delivery_rowid
+      LEFT JOIN payloads p ON p.delivery_id = d.id
+    WHERE q.delivery_rowid > @after AND coalesce(length(p.body), 0) <= @largest
+    ORDER BY q.delivery_rowid LIMIT @limit`);
+  const lastQueued = db.prepare<[], { rowid: number | null }>(
+    'SELECT max(delivery_rowid) AS rowid FROM delivery_search_pending',
+  );
+  const queuedAtOrBefore = db
+    .prepare<[number], number>(
+      'SELECT EXISTS (SELECT 1 FROM delivery_search_pending WHERE delivery_rowid <= ?)',
+    )
+    .pluck();
+  const countQueued = db.prepare<[], { n: number }>(
+    'SELECT count(*) AS n FROM delivery_search_pending',
+  );
+
+  /**
+   * Where slices with a size limit go on from, so that none scans the entries it passed over
+   * again: every entry still queued at or before it is too large for them. Slices without the
+   * limit take the oldest entries first, these among them. (An entry queued again behind it, a
+   * payload dropped from an indexed entry, waits for such a slice too.)
+   */
+  let passedUpTo = 0;
+  const BATCH = 32;
+
+  const indexSlice = db.transaction((budgetMs: number, largest: number | undefined): IndexRun => {
+    const started = performance.now();
+    const deferred = (): boolean => passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
+    let indexed = 0;
+    for (;;) {
+      const batch =
+        largest === undefined
+          ? queued.all(BATCH)
+          : queuedUpTo.all({ after: passedUpTo, largest, limit: BATCH });
+      for (const { rowid } of batch) {
+        index.run(rowid);
+        dequeue.run(rowid);
+        indexed++;
+        if (largest !== undefined) passedUpTo = rowid;
+        if (performance.now() - started >= budgetMs) {
+          return { indexed, more: true, deferred: deferred() };
+        }
+      }
+      if (batch.length < BATCH) {
+        // The end of the queue: what is left after the last entry taken was all too large.
+        if (largest !== undefined) passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
+        return { indexed, more: false, deferred: deferred() };
+      }
+    }
+  });
+
+  /**
+   * Without an fsync of its own: an indexing transaction lost to a crash loses no delivery (it
+   * dequeues what it indexes, so the entries stay queued), and the next accept commit's fsync
+   * makes it durable with its own. Its fsync would be paid while holding the write lock.
+   */
+  const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      return indexSlice(budgetMs, largestEntry);
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  };
+
+  return {
+    /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
+    indexSome,
+    pending: (): number => countQueued.get()!.n,
+  };
+}

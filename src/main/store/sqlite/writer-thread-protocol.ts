@@ -1,0 +1,86 @@
+import type { BatchItem, BatchResult } from '../delivery-batch.js';
+import type { RetentionPolicy } from '../retention-policy.js';
+import type { BatchStoreOptions } from './batch-store.js';
+
+/** What the writer thread is started with. */
+export interface WriterThreadData {
+  file: string;
+  options: BatchStoreOptions;
+}
+
+export type ToWriterThread =
+  | { type: 'commit'; id: number; batch: BatchItem[] }
+  | { type: 'close' }
+  /** Retention runs here too, in paced slices between commits (retention.ts). */
+  | { type: 'prune'; id: number; policy: RetentionPolicy; now: number };
+
+/** An error as it crosses the thread boundary: SQLite's code (SQLITE_BUSY, …) survives. */
+export interface ThreadError {
+  name: string;
+  message: string;
+  code: string | null;
+}
+
+export type FromWriterThread =
+  | { type: 'ready' }
+  | { type: 'open-failed'; error: ThreadError }
+  | { type: 'committed'; id: number; result: BatchResult }
+  | { type: 'failed'; id: number; error: ThreadError }
+  /** After a search index slice that indexed something: whether entries are still queued. */
+  | { type: 'indexed'; more: boolean }
+  | { type: 'index-failed'; error: ThreadError }
+  | { type: 'pruned'; id: number; removed: number }
+  | { type: 'prune-failed'; id: number; error: ThreadError };
+
+export function toThreadError(error: unknown): ThreadError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), code: null };
+  const code = (error as Error & { code?: unknown }).code;
+  return { name: error.name, message: error.message, code: typeof code === 'string' ? code : null };
+}
+
+export function fromThreadError({ name, message, code }: ThreadError): Error {
+  return Object.assign(new Error(message), { name, ...(code === null ? {} : { code }) });
+}
+
+/** How many body bytes the batch's accepted deliveries hold: the size of the scratch it needs. */
+export function bodyBytes(batch: readonly BatchItem[]): number {
+  let total = 0;
+  for (const entry of batch) if (entry.kind === 'accept') total += entry.item.body.length;
+  return total;
+}
+
+/**
+ * The batch as it is posted: each accepted delivery's body copied into `scratch`, memory shared
+ * with the thread, so the bytes are not copied again into the message and out of it and no
+ * buffer is left behind per body for either thread's garbage collector. Only the item holding a
+ * body is copied (shallowly); structured clone copies the rest. The caller's batch stays as it was.
+ */
+export function withSharedBodies(
+  batch: readonly BatchItem[],
+  scratch: SharedArrayBuffer,
+): BatchItem[] {
+  let offset = 0;
+  return batch.map((entry): BatchItem => {
+    if (entry.kind !== 'accept') return entry;
+    const { body } = entry.item;
+    const view = new Uint8Array(scratch, offset, body.length);
+    view.set(body);
+    offset += body.length;
+    return { kind: 'accept', item: { ...entry.item, body: view as Buffer } };
+  });
+}
+
+/**
+ * On the thread: structured clone turned each body into a plain Uint8Array (a view of the shared
+ * scratch); it becomes a Buffer again (a view, no copy), as the SQL and the types expect.
+ */
+export function reviveBodies(batch: BatchItem[]): BatchItem[] {
+  for (const entry of batch) {
+    if (entry.kind !== 'accept') continue;
+    const body: Uint8Array = entry.item.body;
+    if (!Buffer.isBuffer(body)) {
+      entry.item.body = Buffer.from(body.buffer, body.byteOffset, body.length);
+    }
+  }
+  return batch;
+}
