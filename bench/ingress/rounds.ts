@@ -10,12 +10,20 @@ import { existsSync } from 'node:fs';
 import { cpuUsedBetween, type CpuSample } from './cpu-time.js';
 import type { BodyShape, LoadResult } from './load-generator.js';
 import { runLoad, type ServerProcess } from './processes.js';
+import { runWrk } from './wrk-load.js';
 import type { BenchRelayInfo } from '../relay-server.js';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const CONNECTIONS = 50;
+
+/**
+ * Who sends the load: autocannon (a Node process, the project's first load generator) or wrk (a
+ * C program, the outside measure: autocannon saturates first on two shared cores).
+ */
+export type LoadGenerator = 'autocannon' | 'wrk';
+const GENERATORS = { autocannon: runLoad, wrk: runWrk };
 
 export interface Row {
   name: string;
@@ -65,7 +73,13 @@ function checkDataDir(path: Path): void {
 }
 
 /** One load run; `warm` runs the warm-up first (the first round of each server only). */
-async function load(path: Path, bodyBytes: number, warm: boolean): Promise<Row> {
+async function load(
+  path: Path,
+  bodyBytes: number,
+  warm: boolean,
+  generator: LoadGenerator,
+): Promise<Row> {
+  const send = GENERATORS[generator];
   checkDataDir(path);
   const base = {
     url: path.url,
@@ -76,10 +90,10 @@ async function load(path: Path, bodyBytes: number, warm: boolean): Promise<Row> 
   };
   const prefix = `${path.name.replace(/\W+/g, '-')}-${Date.now()}-${++runs}`;
   if (warm && WARMUP_SECONDS > 0)
-    await runLoad({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
+    await send({ ...base, seconds: WARMUP_SECONDS, idPrefix: `${prefix}-warm` });
   const cpu = Object.entries(path.cpu ?? {});
   const cpuBefore = cpu.map(([, sample]) => sample());
-  const result = await runLoad({ ...base, seconds: SECONDS, idPrefix: prefix });
+  const result = await send({ ...base, seconds: SECONDS, idPrefix: prefix });
   const answered = Object.values(result.statuses).reduce((sum, n) => sum + n, 0);
   const cpuPerRequest = Object.fromEntries(
     cpu.map(([name, sample], i) => [
@@ -98,12 +112,17 @@ function medianRow(rows: Row[]): Row {
 }
 
 /** Every path once per round, rounds interleaved; one median row per path, in path order. */
-export async function measure(paths: Path[], bodyBytes: number, warm: boolean): Promise<Row[]> {
+export async function measure(
+  paths: Path[],
+  bodyBytes: number,
+  warm: boolean,
+  generator: LoadGenerator = 'autocannon',
+): Promise<Row[]> {
   const rounds = paths.map((): Row[] => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, path] of paths.entries()) {
       await path.before?.();
-      rounds[index]!.push(await load(path, bodyBytes, warm && round === 0));
+      rounds[index]!.push(await load(path, bodyBytes, warm && round === 0, generator));
       await path.after?.();
     }
   }

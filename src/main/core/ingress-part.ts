@@ -1,6 +1,6 @@
 import type { CoreConfig } from '../config.js';
 import { listen, type Listener } from '../http/listener.js';
-import { createIngressHandler } from '../ingress/door.js';
+import { createIngressHandler } from '../ingress/flow.js';
 import {
   DELIVERIES_PER_MINUTE,
   FAILED_AUTH_BUDGET,

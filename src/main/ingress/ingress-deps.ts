@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderValues } from '../../shared/filter/index.js';
 import type { Logger } from '../log.js';
 import type { PlannedRun } from '../store/delivery-batch.js';
@@ -9,7 +8,6 @@ import type { WebhookRecord } from '../store/webhooks.js';
 import type { RefusalTally } from './refusal-tally.js';
 import type { SignatureScheme } from './schemes/scheme.js';
 import type { RateGate } from './rate-gate.js';
-import type { IngressTarget } from './steps/match-path.js';
 
 /** What a delivery's triggers see besides its payload: its headers and event type (§13). */
 export interface DeliverySeen {
@@ -52,19 +50,4 @@ export interface IngressDeps {
   now: () => number;
   log: Logger;
   refusals: Pick<RefusalTally, 'add'>;
-}
-
-/** One POST to a webhook as it moves through the steps. */
-export interface Attempt {
-  req: IncomingMessage;
-  res: ServerResponse;
-  deps: IngressDeps;
-  webhook: WebhookRecord;
-  target: IngressTarget;
-  client: string;
-  receivedAt: number;
-  /** The webhook's secret as cached, if the secret store has it. */
-  secret: string | undefined;
-  /** The delivery rate was already counted, before the body (see door.ts). */
-  rateCounted: boolean;
 }

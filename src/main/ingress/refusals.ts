@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { newDeliveryId } from '../ids.js';
-import { describeError } from '../log.js';
 import type { RejectedLabel } from '../store/delivery-batch.js';
 import { logDelivery } from './delivery-line.js';
-import type { Attempt, IngressDeps } from './ingress-deps.js';
+import type { Attempt } from './attempt.js';
+import type { IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import type { RateGate } from './rate-gate.js';
 import type { RefusalStatus } from './refusal-tally.js';
@@ -51,12 +51,12 @@ function withinUnauthenticatedBudgets(attempt: Attempt, write: () => void): void
   const { deps, webhook, client, receivedAt } = attempt;
   const close = { Connection: 'close' };
   const clientKey = `${webhook.uid} ${budgetKey(client)}`;
-  return afterGate(attempt, deps.failedAuth, clientKey, receivedAt, (wait) => {
+  return afterGate(deps.failedAuth, clientKey, receivedAt, (wait) => {
     if (wait > 0) {
       const message = 'Too many failed authentication attempts.';
       return refuseTooMany(attempt, 'failed-authentication budget spent', message, wait, close);
     }
-    return afterGate(attempt, deps.unauthenticated, webhook.uid, receivedAt, (webhookWait) => {
+    return afterGate(deps.unauthenticated, webhook.uid, receivedAt, (webhookWait) => {
       if (webhookWait === 0) return write();
       const why = 'unauthenticated budget of the webhook spent';
       const message = 'Too many unauthenticated requests to this webhook.';
@@ -68,34 +68,17 @@ function withinUnauthenticatedBudgets(attempt: Attempt, write: () => void): void
 /**
  * Takes a slot of `gate` and goes on with the wait it answered: at once when the gate answers at
  * once (the in-memory limits), after the round trip when it cannot (the shared limits). A gate
- * that fails (the database is unreachable) is a 503 the sender retries, never a 202 past a limit.
+ * that fails (the database is unreachable) fails the request: the flow's one error path (a 503
+ * the sender retries, never a 202 past a limit).
  */
-export function afterGate(
-  attempt: Attempt,
+function afterGate(
   gate: RateGate,
   key: string,
   now: number,
   then: (wait: number) => void | Promise<void>,
 ): void | Promise<void> {
   const wait = gate.take(key, now);
-  if (typeof wait === 'number') return then(wait);
-  return wait.then(then, (error: unknown) => unavailable(attempt, error));
-}
-
-/** 503 with Retry-After: the relay could not do its part now; nothing was recorded. */
-export function unavailable(attempt: Attempt, error: unknown): void {
-  attempt.deps.log.error(`[ingress] a shared limit could not be read: ${describeError(error)}`);
-  if (attempt.res.headersSent) return;
-  replyError(
-    attempt.res,
-    503,
-    'unavailable',
-    'The relay could not record this delivery. Retry later.',
-    {
-      'Retry-After': '5',
-      Connection: 'close',
-    },
-  );
+  return typeof wait === 'number' ? then(wait) : wait.then(then);
 }
 
 /**
@@ -181,7 +164,7 @@ function claimedIdentity(attempt: Attempt, body: Buffer | null): DeliveryIdentit
 
 /**
  * A 404, 405 or 429: kept among the newest refused requests and counted, never a log entry. Every
- * such refusal, answered before Koa (door.ts) or in it, goes through here.
+ * such refusal goes through here.
  */
 export function noteRefusal(
   req: IncomingMessage,
@@ -217,12 +200,6 @@ export function refuseTooMany(
     ...headers,
     'Retry-After': String(wait),
   });
-}
-
-/** 429 for the webhook's delivery rate (step 6). */
-export function refuseRate(attempt: Attempt, wait: number): void {
-  const limit = attempt.deps.rateLimiter.limit;
-  refuseTooMany(attempt, 'delivery rate limit', `More than ${limit} deliveries in a minute.`, wait);
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */

@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
 
+// Every request asks: the pattern only for an address that can hold a mapped IPv4 one.
 const normalize = (address: string): string =>
-  address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  address.startsWith('::ffff:') ? address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') : address;
 
 /**
  * The address that keys rate-limit buckets (never authentication). Behind a tunnel, the last

@@ -9,7 +9,7 @@ import type { IngressTarget } from './match-path.js';
  * The request as the log keeps it: method, the target with a URL token as `{token}`, and the
  * headers in received order with names as sent. Node's header limit (16 KB by default) bounds it.
  * Built only for a request that gets a log entry: a 429 needs none, and a request waiting for its
- * commit does not carry it from the door.
+ * commit does not carry it.
  */
 export function requestContext({
   req,
