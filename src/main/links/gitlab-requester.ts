@@ -14,13 +14,13 @@ interface CallOptions {
   searchParams?: Record<string, unknown>;
 }
 
-export interface GitLabResponse {
-  body: unknown;
+export interface GitLabResponse<T = unknown> {
+  body: T;
   headers: Record<string, string>;
   status: number;
 }
 
-type Call = (endpoint: string, options?: CallOptions) => Promise<GitLabResponse>;
+type Call = <T>(endpoint: string, options?: CallOptions) => Promise<GitLabResponse<T>>;
 
 export interface GitLabRequester {
   get: Call;
@@ -42,7 +42,7 @@ export function gitlabRequester(
   return (resource) => {
     const call =
       (method: string): Call =>
-      async (endpoint, options = {}) => {
+      async <T>(endpoint: string, options: CallOptions = {}): Promise<GitLabResponse<T>> => {
         const base = resource.url.endsWith('/') ? resource.url : `${resource.url}/`;
         const url = new URL(endpoint, base);
         for (const [key, value] of Object.entries(options.searchParams ?? {})) {
@@ -66,7 +66,7 @@ export function gitlabRequester(
           });
         }
         return {
-          body: text === '' ? null : (JSON.parse(text) as unknown),
+          body: (text === '' ? null : JSON.parse(text)) as T,
           headers: Object.fromEntries(response.headers.entries()),
           status: response.status,
         };

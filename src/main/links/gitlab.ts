@@ -78,10 +78,10 @@ export function gitlabClient(options: {
   async function listEvents(): Promise<GitLabHookEvent[]> {
     const all: GitLabHookEvent[] = [];
     for (let page = 1; page > 0;) {
-      const response = await requester.get(eventsPath, {
+      const response = await requester.get<GitLabHookEvent[]>(eventsPath, {
         searchParams: { per_page: 100, page },
       });
-      all.push(...(response.body as GitLabHookEvent[]));
+      all.push(...response.body);
       const next = Number(response.headers['x-next-page'] ?? '');
       page = Number.isInteger(next) && next > page ? next : 0;
     }
