@@ -338,6 +338,7 @@ async function startOn(
     webhookLimit,
     log,
     now,
+    onLinked: (uids) => links.followDefinitions(uids),
   });
   if (config.definitionsDir) {
     // A broken definition at start is an error, not a relay serving half a factory.

@@ -77,6 +77,11 @@ export class LinkKeeper {
     return true;
   }
 
+  /** A definition file linked these webhooks (or changed their links): point and check them. */
+  followDefinitions(webhookUids: string[]): void {
+    for (const uid of webhookUids) this.inBackground(this.keepPointed(uid));
+  }
+
   /** Waits for whatever the keeper started on its own (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
