@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { version } from '../../package.json';
 import { createAdminApp } from './admin/app.js';
+import { LinkAlarms } from './alarms/link-alarms.js';
 import { AlarmMonitor } from './alarms/monitor.js';
 import { AlarmNotifier } from './alarms/notifier.js';
 import { LoopDelayWatch } from './alarms/loop-delay.js';
@@ -178,6 +179,7 @@ async function startOn(
     events,
     log,
     now,
+    links: new LinkAlarms(() => store.links.live()),
   });
   // Enabled, disabled or deleted: a webhook's alarms follow at once.
   events.subscribe((event) => {
@@ -220,6 +222,7 @@ async function startOn(
     now,
     recoverEveryMs: config.links?.recoverEveryMs,
     onRecovered: (link, n) => linkMetrics.countRecovered(link.kind, n),
+    onCheck: (uid, check, previous) => void alarms.linkChecked(uid, check, previous),
   });
   const wake = new WakeDetector(
     (at, sleptSeconds) => reachability.woke(at, sleptSeconds),

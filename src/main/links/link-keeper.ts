@@ -28,7 +28,7 @@ export interface LinkKeeperDeps {
   /** Every 15 minutes unless a test says otherwise. */
   recoverEveryMs?: number;
   /** Told after each check and each recovery (metrics, alarms). */
-  onCheck?: (webhookUid: string, check: LinkCheck) => void;
+  onCheck?: (webhookUid: string, check: LinkCheck, previous: LinkCheck | null) => void;
   onRecovered?: (link: LinkRecord, asked: number) => void;
 }
 
@@ -216,7 +216,7 @@ export class LinkKeeper {
       }
     }
     await this.deps.store.links.saveCheck(link.webhookUid, check);
-    this.deps.onCheck?.(link.webhookUid, check);
+    this.deps.onCheck?.(link.webhookUid, check, link.check);
     this.deps.events.emit({ type: 'changed', resource: 'webhooks' });
     return { ...link, check };
   }

@@ -78,7 +78,7 @@ export function WebhookList({
                         className="badge badge-warning webhook-alarm-badge"
                         title={a.message}
                       >
-                        ⚠ {a.kind === 'quiet' ? 'quiet' : 'auth'}
+                        ⚠ {a.kind}
                       </span>
                     ))}
                 </td>
