@@ -46,7 +46,8 @@ export function gitlabRequester(
         const base = resource.url.endsWith('/') ? resource.url : `${resource.url}/`;
         const url = new URL(endpoint, base);
         for (const [key, value] of Object.entries(options.searchParams ?? {})) {
-          if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+          if (typeof value === 'string' || typeof value === 'number')
+            url.searchParams.set(key, String(value));
         }
         const headers: Record<string, string> = { ...resource.headers };
         for (const [name, value] of Object.entries(resource.authHeaders)) {
