@@ -74,7 +74,7 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
     expect(sampleValue(await metrics(), 'hookport_link_check_ok', { webhook: webhook.uid })).toBe(
       1,
     );
-    await waitFor(() => receiver.received.length >= 2);
+    await waitFor(() => receiver.received.length >= 2, 'the alarm and its recovery notices');
     expect((receiver.received as Notice[]).map((n) => [n.event, n.kind, n.webhook.uid])).toEqual([
       ['alarm', 'link', webhook.uid],
       ['recovery', 'link', webhook.uid],

@@ -94,7 +94,10 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
   });
 
   it('Stripe: a 429 waits and goes on; a retry Stripe refuses is counted failed, asked again later', async () => {
-    const endpoint = stripe.addEndpoint('https://old.example.test/stripe', 'whsec_errors_signing_secret_0123');
+    const endpoint = stripe.addEndpoint(
+      'https://old.example.test/stripe',
+      'whsec_errors_signing_secret_0123',
+    );
     stripe.server.inject(/^\/v1\/webhook_endpoints\//, {
       status: 429,
       headers: { 'retry-after': '1' },
