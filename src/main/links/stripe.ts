@@ -28,6 +28,12 @@ function endpointUrl(apiBaseUrl: string): {
   };
 }
 
+/** The longest the fetch below may take with its retries (each attempt, each backoff). */
+function wholeWaitMs(timing: ProviderTiming): number {
+  const attempts = timing.retries + 1;
+  return attempts * timing.requestTimeoutMs + 2 ** attempts * timing.retryUnitMs + 1000;
+}
+
 /** `*` or the event's own type, or a `prefix.*` the endpoint listens to. */
 function listensTo(enabled: string[], type: string): boolean {
   return enabled.some(
@@ -46,7 +52,8 @@ export function stripeClient(options: {
   const stripe = new Stripe(options.token, {
     ...endpointUrl(options.apiBaseUrl),
     maxNetworkRetries: 0,
-    timeout: options.timing.requestTimeoutMs,
+    // Each attempt is bounded by the fetch below; the library's limit covers them all.
+    timeout: wholeWaitMs(options.timing),
     httpClient: Stripe.createFetchHttpClient(patientFetch(options.timing)),
     telemetry: false,
   });

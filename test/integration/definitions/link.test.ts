@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sync, writeDefinition } from '../../support/definitions.js';
 import { GitLabStandin } from '../../support/providers/gitlab-standin.js';
-import { goPublic, linkedRelay, storeToken } from '../../support/links.js';
+import { FAST_TIMING, goPublic, linkedRelay, storeToken } from '../../support/links.js';
 import { tempDir, type TestRelay } from '../../support/relay.js';
 
+/** No provider silence is tested here: a loaded machine must not turn a slow answer into one. */
+const PATIENT = { ...FAST_TIMING, requestTimeoutMs: 10_000 };
 const TOKEN = 'glpat-definitions-token-123456';
 const HOOK_TOKEN = 'gitlab-hook-token-definitions-0123';
 
@@ -22,7 +24,7 @@ describe('link: in a webhook definition file', () => {
 
   async function setUp() {
     gitlab = await new GitLabStandin(TOKEN).start();
-    relay = await linkedRelay();
+    relay = await linkedRelay({ links: { timing: PATIENT } });
     const publicUrl = await goPublic(relay);
     await storeToken(relay, 'gl-api', TOKEN);
     await storeToken(relay, 'gl-hook', HOOK_TOKEN);

@@ -7,9 +7,18 @@ import {
   webhookTrigger,
 } from '../../support/automations.js';
 import { GitLabStandin } from '../../support/providers/gitlab-standin.js';
-import { deliveriesOf, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import {
+  deliveriesOf,
+  FAST_TIMING,
+  goPublic,
+  linkedRelay,
+  putLink,
+  storeToken,
+} from '../../support/links.js';
 import { tempDir } from '../../support/relay.js';
 
+/** No provider silence is tested here: a loaded machine must not turn a slow answer into one. */
+const PATIENT = { ...FAST_TIMING, requestTimeoutMs: 10_000 };
 const TOKEN = 'glpat-standin-token-1234567890';
 const HOOK_TOKEN = 'gitlab-hook-secret-token-0123456789';
 
@@ -24,7 +33,7 @@ describe('a webhook linked to a GitLab project hook', () => {
     cleanups.push(() => gitlab.stop());
     const dataDir = tempDir();
     cleanups.push(() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })));
-    let relay = await linkedRelay({ dataDir });
+    let relay = await linkedRelay({ dataDir, links: { timing: PATIENT } });
     const port = Number(new URL(relay.ingressUrl).port);
     const publicUrl = await goPublic(relay);
     await storeToken(relay, 'gitlab-token', TOKEN);
@@ -42,7 +51,11 @@ describe('a webhook linked to a GitLab project hook', () => {
     const hook = gitlab.addHook('acme/api', 'http://old-tunnel.example.test:1/hook', HOOK_TOKEN);
     const restart = async () => {
       await relay.stop();
-      relay = await linkedRelay({ dataDir, ingress: { host: '127.0.0.1', port } });
+      relay = await linkedRelay({
+        dataDir,
+        ingress: { host: '127.0.0.1', port },
+        links: { timing: PATIENT },
+      });
       return relay;
     };
     cleanups.push(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitLabStandin } from '../../support/providers/gitlab-standin.js';
 import { StripeStandin } from '../../support/providers/stripe-standin.js';
-import { goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import { FAST_TIMING, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
 import type { TestRelay } from '../../support/relay.js';
 
 const GL_TOKEN = 'glpat-errors-token-1234567890';
@@ -17,7 +17,8 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
   beforeAll(async () => {
     gitlab = await new GitLabStandin(GL_TOKEN).start();
     stripe = await new StripeStandin(STRIPE_KEY).start();
-    relay = await linkedRelay();
+    // Long enough that a loaded machine's slow answer is not silence, short enough to wait out.
+    relay = await linkedRelay({ links: { timing: { ...FAST_TIMING, requestTimeoutMs: 1500 } } });
     await goPublic(relay);
     await storeToken(relay, 'gl-api', GL_TOKEN);
     await storeToken(relay, 'stripe-key', STRIPE_KEY);
@@ -74,7 +75,7 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
     const errors = (recovered.body as { recovery: { errors: string[] } }).recovery.errors;
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
-      /^GitLab did not answer within 0\.5 s for GitLab hook \d+ on acme\/api \(listing the hook's events\); tried 3 times/,
+      /^GitLab did not answer within 1\.5 s for GitLab hook \d+ on acme\/api \(listing the hook's events\); tried 3 times/,
     );
   });
 

@@ -7,9 +7,18 @@ import {
   webhookTrigger,
 } from '../../support/automations.js';
 import { StripeStandin } from '../../support/providers/stripe-standin.js';
-import { deliveriesOf, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import {
+  deliveriesOf,
+  FAST_TIMING,
+  goPublic,
+  linkedRelay,
+  putLink,
+  storeToken,
+} from '../../support/links.js';
 import { tempDir } from '../../support/relay.js';
 
+/** No provider silence is tested here: a loaded machine must not turn a slow answer into one. */
+const PATIENT = { ...FAST_TIMING, requestTimeoutMs: 10_000 };
 const KEY = 'sk_test_standin_key_1234567890';
 const SIGNING_SECRET = 'whsec_standin_signing_secret_0123456789';
 
@@ -24,7 +33,7 @@ describe('a webhook linked to a Stripe webhook endpoint', () => {
     cleanups.push(() => stripe.stop());
     const dataDir = tempDir();
     cleanups.push(() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })));
-    let relay = await linkedRelay({ dataDir });
+    let relay = await linkedRelay({ dataDir, links: { timing: PATIENT } });
     const port = Number(new URL(relay.ingressUrl).port);
     const publicUrl = await goPublic(relay);
     await storeToken(relay, 'stripe-key', KEY);
@@ -42,7 +51,11 @@ describe('a webhook linked to a Stripe webhook endpoint', () => {
     const endpoint = stripe.addEndpoint('http://old-tunnel.example.test:1/stripe', SIGNING_SECRET);
     const restart = async () => {
       await relay.stop();
-      relay = await linkedRelay({ dataDir, ingress: { host: '127.0.0.1', port } });
+      relay = await linkedRelay({
+        dataDir,
+        ingress: { host: '127.0.0.1', port },
+        links: { timing: PATIENT },
+      });
       return relay;
     };
     cleanups.push(async () => {
