@@ -4,10 +4,13 @@ import { describeError, type Logger } from '../log.js';
 import type { AlarmsRepository, RaisedAlarm } from '../store/alarms.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
 import type { WebhookRecord } from '../store/webhooks.js';
+import type { LinkCheck } from '../../shared/contract/links.js';
+import type { LinkAlarms } from './link-alarms.js';
 import type { AlarmNotice, AlarmNotifier } from './notifier.js';
 import {
   AUTH_RECOVERY,
   CADENCE_OFF_END,
+  LINK_RECOVERY,
   DISABLED_END,
   STREAK_OFF_END,
   authMessage,
@@ -33,6 +36,8 @@ export interface AlarmMonitorDeps {
   events: EventBus;
   log: Logger;
   now: () => number;
+  /** Provider links whose check fails (PRODUCT §19); none without. */
+  links?: LinkAlarms;
 }
 
 /** An alarm raised now, with what it says. */
@@ -161,7 +166,35 @@ export class AlarmMonitor {
         message: await this.message(webhook, alarm.kind, now),
       });
     }
+    for (const alarm of (await this.deps.links?.active()) ?? []) {
+      const webhook = await this.deps.webhooks.get(alarm.webhookUid);
+      if (!webhook || webhook.deletedAt !== null) continue;
+      out.push({
+        ...alarm,
+        kind: 'link',
+        webhookName: webhook.name,
+        factoryId: webhook.factoryId,
+      });
+    }
     return out;
+  }
+
+  /** A provider link was checked: its alarm is raised on the first failing check, ended on a pass. */
+  linkChecked(uid: string, check: LinkCheck, previous: LinkCheck | null): Promise<void> {
+    return this.guarded(async () => {
+      const change = this.deps.links?.follow(uid, check, previous);
+      const webhook = change ? await this.deps.webhooks.get(uid) : null;
+      if (!change || !webhook || webhook.deletedAt !== null) return;
+      const now = this.deps.now();
+      const message =
+        change.event === 'alarm'
+          ? (((await this.deps.links?.active()) ?? []).find((a) => a.webhookUid === uid)?.message ??
+            check.problems.join(' '))
+          : LINK_RECOVERY;
+      const say = change.event === 'alarm' ? 'warn' : 'info';
+      this.deps.log[say](`[alarms] ${webhook.name} (${webhook.uid}): ${message}`);
+      await this.announce(webhook, 'link', change.event, change.since, now, message);
+    });
   }
 
   private async state(uid: string): Promise<WebhookState> {

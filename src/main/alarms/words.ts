@@ -1,3 +1,5 @@
+import { PROVIDER_NAMES, type LinkKind } from '../../shared/contract/links.js';
+
 const MINUTE_MS = 60_000;
 
 /** "45 min", "6 h", "6 h 12 min", "2 days 3 h": a span as the operator reads it. */
@@ -31,3 +33,16 @@ export const AUTH_RECOVERY = 'Back to normal: a delivery got past authentication
 export const DISABLED_END = 'Alarm ended: the webhook was disabled.';
 export const CADENCE_OFF_END = 'Alarm ended: the expected cadence was turned off.';
 export const STREAK_OFF_END = 'Alarm ended: the Rejected (auth) alarm was turned off.';
+
+/** A provider link's failed check, as an alarm says it: its first problem and how many more. */
+export function linkAlarmMessage(kind: LinkKind, problems: readonly string[]): string {
+  const provider = PROVIDER_NAMES[kind];
+  const first = problems[0] ?? 'the check failed';
+  const more =
+    problems.length > 1
+      ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`
+      : '';
+  return `The ${provider} link's check found a problem: ${first}${more}`;
+}
+
+export const LINK_RECOVERY = "Back to normal: the provider link's check passed.";

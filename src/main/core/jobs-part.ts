@@ -4,6 +4,7 @@ import { LoopDelayWatch } from '../alarms/loop-delay.js';
 import type { CoreConfig } from '../config.js';
 import { DEDUPE_WINDOW_MS } from '../ingress/limits.js';
 import type { RefusalTally } from '../ingress/refusal-tally.js';
+import { LinkAlarms } from '../alarms/link-alarms.js';
 import { providerClients } from '../links/clients.js';
 import { LinkKeeper } from '../links/link-keeper.js';
 import { createLinkMetrics } from '../links/link-metrics.js';
@@ -69,6 +70,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     events: state.events,
     log,
     now,
+    links: new LinkAlarms(() => store.links.live()),
   });
   const loopDelay = new LoopDelayWatch(log);
   const tunnel = relayTunnel(deps);
@@ -80,7 +82,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     now,
     loopDelay,
   });
-  const links = linkKeeper(deps, metrics);
+  const links = linkKeeper(deps, metrics, alarms);
   const wake = new WakeDetector(
     (at, sleptSeconds) => state.reachability.woke(at, sleptSeconds),
     now,
@@ -142,7 +144,11 @@ function relayTunnel({ store, state, config, log, now }: JobsDeps): RelayTunnel 
   });
 }
 
-function linkKeeper({ store, state, config, log, now }: JobsDeps, metrics: RelayMetrics) {
+function linkKeeper(
+  { store, state, config, log, now }: JobsDeps,
+  metrics: RelayMetrics,
+  alarms: AlarmMonitor,
+) {
   const linkMetrics = createLinkMetrics(metrics.registry, () => store.links.live());
   return new LinkKeeper({
     store,
@@ -155,6 +161,7 @@ function linkKeeper({ store, state, config, log, now }: JobsDeps, metrics: Relay
     now,
     recoverEveryMs: config.links?.recoverEveryMs,
     onRecovered: (link, n) => linkMetrics.countRecovered(link.kind, n),
+    onCheck: (uid, check, previous) => void alarms.linkChecked(uid, check, previous),
   });
 }
 

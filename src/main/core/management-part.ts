@@ -60,6 +60,7 @@ export async function createManagementPart(deps: ManagementPartDeps): Promise<Ma
     webhookLimit,
     log,
     now,
+    onLinked: (uids) => deps.jobs.links.followDefinitions(uids),
   });
   if (config.definitionsDir) {
     // A broken definition at start is an error, not a relay serving half a factory.

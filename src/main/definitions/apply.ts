@@ -2,6 +2,7 @@ import { newAutomationId, newWebhookUid } from '../ids.js';
 import type { RunRecord } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDefinition } from './formats.js';
+import { linkFields } from './link-definition.js';
 import type { Plan } from './plan.js';
 
 export interface ApplyDeps {
@@ -14,6 +15,8 @@ export interface Applied {
   created: Map<string, string>;
   /** Queued runs of deleted automations, now failed. */
   failedRuns: RunRecord[];
+  /** Webhooks whose file added or changed a provider link: to point and check now. */
+  linked: string[];
 }
 
 const definition = (d: WebhookDefinition) => ({
@@ -37,10 +40,28 @@ export function applyPlan(
     const now = deps.now();
     const created = new Map<string, string>();
     const failedRuns: RunRecord[] = [];
+    const linked: string[] = [];
+    // A link is the file's like every other key: written with it, removed with it (the provider's
+    // hook itself is never touched by a removal).
+    const setLink = async (uid: string, def: WebhookDefinition) => {
+      const current = await tx.links.get(uid);
+      if (!def.link) {
+        if (current) await tx.links.remove(uid);
+        return;
+      }
+      await tx.links.put({
+        webhookUid: uid,
+        ...linkFields(def.link),
+        createdAt: current?.createdAt ?? now,
+      });
+      linked.push(uid);
+    };
     await tx.factories.setDefinitionsDir(factoryId, dir);
     for (const current of plan.webhooks.remove) await tx.webhooks.softDelete(current.uid, now);
-    for (const { current, next } of plan.webhooks.update)
+    for (const { current, next } of plan.webhooks.update) {
       await tx.webhooks.redefine(current.uid, definition(next));
+      await setLink(current.uid, next);
+    }
     for (const def of plan.webhooks.create) {
       const uid = newWebhookUid();
       await tx.webhooks.insert({
@@ -51,6 +72,7 @@ export function applyPlan(
         ...definition(def),
       });
       created.set(def.name, uid);
+      await setLink(uid, def);
     }
     for (const current of plan.automations.remove) {
       failedRuns.push(
@@ -85,6 +107,6 @@ export function applyPlan(
         updatedAt: now,
       });
     }
-    return { created, failedRuns };
+    return { created, failedRuns, linked };
   });
 }

@@ -87,7 +87,7 @@ export function writeWebhookFile(
 export function editWebhookFile(
   dir: string,
   name: string,
-  changes: Record<string, string | boolean | null>,
+  changes: Record<string, string | boolean | Record<string, unknown> | null>,
 ): string {
   const path = webhookFilePath(dir, name);
   const doc = parseDocument(readFileSync(path, 'utf8'));

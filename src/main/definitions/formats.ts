@@ -8,6 +8,7 @@ import {
   EVENT_TYPE_PATH_NOTE,
 } from '../../shared/contract/webhooks.js';
 import { eventTypePathSchema } from '../../shared/event-type.js';
+import { linkFileSchema } from './link-definition.js';
 import { genericHmacOptionsSchema, signatureSchemeSchema } from '../../shared/signature-schemes.js';
 import { takesEventTypePath } from '../../shared/providers/index.js';
 import { signatureOptionsProblem } from '../../shared/providers/auth-settings.js';
@@ -22,6 +23,8 @@ export const webhookFileSchema = z
     deliveryIdHeader: deliveryIdHeaderSchema.optional(),
     eventTypePath: eventTypePathSchema.optional(),
     enabled: z.boolean().default(true),
+    /** The provider's hook that sends here (PRODUCT §19). */
+    link: linkFileSchema.optional(),
   })
   .superRefine((file, ctx) => {
     if (file.authMode === 'signature' && !file.signatureScheme) {

@@ -3,8 +3,10 @@ import { ApiError } from '../../shared/errors.js';
 import type { TeamSecrets } from '../secrets/team-secrets.js';
 import { assertUsableSigningSecret } from '../service/webhook-secrets.js';
 import type { AutomationRecord } from '../store/automations.js';
+import type { LinkRecord } from '../store/links.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import type { AutomationDefinition, WebhookDefinition } from './formats.js';
+import { linkChanged, linkSecretProblem } from './link-definition.js';
 import { DefinitionError, type DefinitionProblem } from './problems.js';
 import type { DesiredState } from './read.js';
 import { checkTriggers } from './trigger-checks.js';
@@ -54,9 +56,15 @@ export interface CurrentState {
   managed: boolean;
   /** Any webhook this relay ever had, deleted ones included (triggers may still name them). */
   everWebhook: (uid: string) => WebhookRecord | null;
+  /** The provider links of the factory's webhooks, by UID (PRODUCT §19). */
+  links?: ReadonlyMap<string, LinkRecord>;
 }
 
-function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string[] {
+function webhookChanges(
+  current: WebhookRecord,
+  next: WebhookDefinition,
+  link: LinkRecord | null,
+): string[] {
   const fields: Array<[string, unknown, unknown]> = [
     ['authMode', current.authMode, next.authMode],
     ['signatureScheme', current.signatureScheme, next.signatureScheme ?? null],
@@ -70,7 +78,8 @@ function webhookChanges(current: WebhookRecord, next: WebhookDefinition): string
     ['eventTypePath', current.eventTypePath, next.eventTypePath ?? null],
     ['enabled', current.enabled, next.enabled],
   ];
-  return fields.filter(([, a, b]) => a !== b).map(([field]) => field);
+  const changed = fields.filter(([, a, b]) => a !== b).map(([field]) => field);
+  return linkChanged(link, next.link) ? [...changed, 'link'] : changed;
 }
 
 function automationChanges(current: AutomationRecord, next: AutomationDefinition): string[] {
@@ -144,6 +153,13 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
   }
   for (const def of desired.webhooks) {
     checkSecret(def, state, problems);
+    const linkProblem = linkSecretProblem(
+      def.link,
+      def.file,
+      def.lineOf(['link', 'tokenSecretName']),
+      state.secretNames,
+    );
+    if (linkProblem) problems.push(linkProblem);
     const current = currentWebhooks.get(def.name);
     if (!current) {
       plan.webhooks.create.push(def);
@@ -158,7 +174,7 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
       });
       continue;
     }
-    const changes = webhookChanges(current, def);
+    const changes = webhookChanges(current, def, state.links?.get(current.uid) ?? null);
     if (changes.length > 0) plan.webhooks.update.push({ current, next: def });
     const action = changes.length > 0 ? 'update' : 'unchanged';
     items.push({

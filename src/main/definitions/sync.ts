@@ -25,6 +25,8 @@ export interface DefinitionSyncDeps {
   webhookLimit: number;
   log: Logger;
   now: () => number;
+  /** Told the webhooks whose file added or changed a provider link (the keeper points them). */
+  onLinked?: (webhookUids: string[]) => void;
 }
 
 export interface SyncResult {
@@ -95,9 +97,17 @@ export class DefinitionSync {
         for (const trigger of automation.triggers)
           for (const uid of trigger.filter.webhook_ids)
             if (!named.has(uid)) named.set(uid, await store.webhooks.get(uid));
+      const webhooks = await store.webhooks.list(factoryId);
+      const uids = new Set(webhooks.map((w) => w.uid));
+      const links = new Map(
+        (await store.links.live())
+          .filter((l) => uids.has(l.webhookUid))
+          .map((l) => [l.webhookUid, l]),
+      );
       const state = {
         factoryId,
-        webhooks: await store.webhooks.list(factoryId),
+        webhooks,
+        links,
         automations: await store.automations.list(factoryId),
         secrets: this.deps.secrets,
         secretNames: new Set((await this.deps.secrets.list(factoryId)).map((s) => s.name)),
@@ -120,6 +130,7 @@ export class DefinitionSync {
         if (item.action === 'create' && item.kind === 'webhook')
           item.id = applied.created.get(item.name) ?? null;
       await this.afterApply(factoryId, applied.failedRuns, rotated, plan.items, plan.warnings);
+      if (applied.linked.length > 0) this.deps.onLinked?.(applied.linked);
       // The factory is managed now (or by another directory): pages that show it reload.
       if (factory.definitionsDir !== definitionsDir) await this.deps.onChanged('settings');
       // Watched before the answer goes out, so an edit right after this apply is never missed.

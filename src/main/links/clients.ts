@@ -1,7 +1,9 @@
 import { PROVIDER_NAMES } from '../../shared/contract/links.js';
 import type { LinkRecord } from '../store/links.js';
 import { githubClient } from './github.js';
-import { ProviderError, type ProviderClient, type ProviderTiming } from './provider.js';
+import { gitlabClient } from './gitlab.js';
+import { stripeClient } from './stripe.js';
+import type { ProviderClient, ProviderTiming } from './provider.js';
 
 /** The provider's own client for a link; its token is sent to the link's `apiBaseUrl` only. */
 export type ClientFactory = (link: LinkRecord, token: string) => ProviderClient;
@@ -12,11 +14,10 @@ export function providerClients(timing: ProviderTiming): ClientFactory {
     switch (link.kind) {
       case 'github':
         return githubClient(options);
-      default:
-        throw new ProviderError(
-          `${PROVIDER_NAMES[link.kind]} links are not supported by this version yet; only GitHub hooks can be linked.`,
-          null,
-        );
+      case 'gitlab':
+        return gitlabClient(options);
+      case 'stripe':
+        return stripeClient(options);
     }
   };
 }

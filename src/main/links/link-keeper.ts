@@ -28,7 +28,7 @@ export interface LinkKeeperDeps {
   /** Every 15 minutes unless a test says otherwise. */
   recoverEveryMs?: number;
   /** Told after each check and each recovery (metrics, alarms). */
-  onCheck?: (webhookUid: string, check: LinkCheck) => void;
+  onCheck?: (webhookUid: string, check: LinkCheck, previous: LinkCheck | null) => void;
   onRecovered?: (link: LinkRecord, asked: number) => void;
 }
 
@@ -75,6 +75,11 @@ export class LinkKeeper {
     waiting.delete(identity);
     if (waiting.size === 0) this.awaited.delete(webhookUid);
     return true;
+  }
+
+  /** A definition file linked these webhooks (or changed their links): point and check them. */
+  followDefinitions(webhookUids: string[]): void {
+    for (const uid of webhookUids) this.inBackground(this.keepPointed(uid));
   }
 
   /** Waits for whatever the keeper started on its own (tests, shutdown). */
@@ -211,7 +216,7 @@ export class LinkKeeper {
       }
     }
     await this.deps.store.links.saveCheck(link.webhookUid, check);
-    this.deps.onCheck?.(link.webhookUid, check);
+    this.deps.onCheck?.(link.webhookUid, check, link.check);
     this.deps.events.emit({ type: 'changed', resource: 'webhooks' });
     return { ...link, check };
   }

@@ -4,6 +4,7 @@ import type { LinkKeeper } from '../links/link-keeper.js';
 import { ProviderError } from '../links/provider.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceHandlers } from './handlers.js';
+import { setManagedLink } from './managed-webhooks.js';
 import { requireLiveWebhook } from './webhooks.js';
 
 type LinkHandlers = Pick<
@@ -59,7 +60,12 @@ export function linkHandlers(deps: ServiceDeps): LinkHandlers {
             throw new ApiError('invalid_input', error.message, 'target');
           throw error;
         }
-        await links.repo.put(record);
+        const managedDir = (await deps.factories.get(webhook.factoryId))?.definitionsDir;
+        if (managedDir) {
+          // A managed factory's files are the truth: the link is written into the webhook's file.
+          const { webhookUid: _uid, createdAt: _at, ...fields } = record;
+          await setManagedLink(deps, webhook.factoryId, managedDir, webhook.name, fields);
+        } else await links.repo.put(record);
         await changed(uid);
         // Saved: pointed (when asked to) and checked now, so the answer shows the hook as it is.
         const saved = (await links.keepPointed(uid)) ?? (await links.repo.get(uid));
@@ -67,9 +73,12 @@ export function linkHandlers(deps: ServiceDeps): LinkHandlers {
       }),
     'links.delete': ({ uid }) =>
       deps.writes.run(async () => {
-        await requireLiveWebhook(deps, uid);
+        const webhook = await requireLiveWebhook(deps, uid);
         // The provider's hook is kept: unlinking only stops the relay acting on it.
-        if (!(await links.repo.remove(uid))) throw NO_LINK(uid);
+        const managedDir = (await deps.factories.get(webhook.factoryId))?.definitionsDir;
+        if (managedDir && (await links.repo.get(uid))) {
+          await setManagedLink(deps, webhook.factoryId, managedDir, webhook.name, null);
+        } else if (!(await links.repo.remove(uid))) throw NO_LINK(uid);
         await changed(uid);
         return { uid, deleted: true as const };
       }),

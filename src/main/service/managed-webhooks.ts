@@ -100,3 +100,14 @@ export async function deleteManagedWebhook(
 ): Promise<void> {
   await changeFile(deps, factoryId, dir, name, () => removeWebhookFile(dir, name));
 }
+
+/** A managed webhook's provider link lives in its file (`link:`); `null` removes the key. */
+export async function setManagedLink(
+  deps: ServiceDeps,
+  factoryId: string,
+  dir: string,
+  name: string,
+  link: Record<string, unknown> | null,
+): Promise<void> {
+  await changeFile(deps, factoryId, dir, name, () => editWebhookFile(dir, name, { link }));
+}

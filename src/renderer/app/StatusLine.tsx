@@ -13,7 +13,11 @@ const BACKEND_TEXT = {
   file: 'encrypted file',
   postgres: 'encrypted in PostgreSQL',
 } as const;
-const ALARM_TEXT = { quiet: 'quiet', auth: 'Rejected (auth) streak' } as const;
+const ALARM_TEXT = {
+  quiet: 'quiet',
+  auth: 'Rejected (auth) streak',
+  link: 'provider link check failing',
+} as const;
 
 /** "12 × 404, 3 × 429", or null when nothing was refused. */
 function refusedText(counts: RefusalCounts): string | null {

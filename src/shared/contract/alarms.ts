@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { factoryIdSchema, isoTime, optionalFactorySchema, webhookUidSchema } from './common.js';
 import { method } from './define.js';
 
-export const ALARM_KINDS = ['quiet', 'auth'] as const;
+/** `link`: a provider link's check found a problem (PRODUCT §19); it ends when a check passes. */
+export const ALARM_KINDS = ['quiet', 'auth', 'link'] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
 /** Unless a webhook says otherwise: this many Rejected (auth) in a row, and nothing else newer. */

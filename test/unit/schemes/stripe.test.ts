@@ -23,6 +23,23 @@ describe('stripe', () => {
     });
   });
 
+  it("takes the event's id from the signed body as its delivery ID (the same on every retry)", () => {
+    const event = (pending: number) =>
+      Buffer.from(JSON.stringify({ id: 'evt_1PqRsT', object: 'event', pending_webhooks: pending }));
+    for (const sent of [event(2), event(1)]) {
+      const mac = stripeDigest(f.secret, NOW_S, sent);
+      expect(verify(f, header(`t=${NOW_S},v1=${mac}`), sent)).toMatchObject({
+        ok: true,
+        deliveryId: 'evt_1PqRsT',
+      });
+    }
+    const notAnEvent = Buffer.from(JSON.stringify({ id: 'cus_123' }));
+    const mac = stripeDigest(f.secret, NOW_S, notAnEvent);
+    expect(verify(f, header(`t=${NOW_S},v1=${mac}`), notAnEvent)).toMatchObject({
+      deliveryId: null,
+    });
+  });
+
   it('signs in the same form: t=<seconds>,v1=<hex>', () => {
     const sent = stripe.sign({
       body,

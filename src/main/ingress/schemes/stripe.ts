@@ -17,13 +17,26 @@ import {
  * The payment provider's scheme (docs.stripe.com/webhooks, "Verify the signature manually"):
  * `Stripe-Signature: t=<ts>,v1=<hex>[,v1=<hex>…]`, HMAC-SHA256 of `${t}.${body}` keyed with the
  * `whsec_…` string itself (not decoded). Several `v1` appear while the provider rolls its secret;
- * other schemes (`v0`) are ignored. No delivery header (the event ID is in the body).
+ * other schemes (`v0`) are ignored. No delivery header: the delivery ID is the event's `id` in the
+ * signed body (`evt_…`), the same on every retry and resend, where the body itself may differ
+ * (its `pending_webhooks` counts down as endpoints answer).
  */
 
 /** Stripe's libraries default to 300 s; PRODUCT.md §4 requires 5 minutes both ways. */
 export const TOLERANCE_SECONDS = 5 * 60;
 
 const SIGNATURE_HEADER = 'Stripe-Signature';
+
+/** The event's top-level `id`, when the body is a Stripe event; a provider-signed body only. */
+function eventId(body: Buffer): string | undefined {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { id?: unknown } | null;
+    const id = parsed?.id;
+    return typeof id === 'string' && /^evt_[A-Za-z0-9_]{1,200}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const signedContent = (timestamp: string, body: Buffer): SignedContent => [`${timestamp}.`, body];
 
@@ -83,10 +96,12 @@ export const stripe = defineHmacScheme({
       singleParameter(parameters, 't', SIGNATURE_HEADER),
       `t= in ${SIGNATURE_HEADER} header`,
     );
+    const deliveryId = eventId(body);
     return {
       candidates: requireSignatures(parameters.get('v1') ?? [], 'v1', SIGNATURE_HEADER),
       content: signedContent(timestamp, body),
       timestamp,
+      ...(deliveryId === undefined ? {} : { deliveryId }),
     };
   },
   write: ({ timestamp, body, sign }) => ({

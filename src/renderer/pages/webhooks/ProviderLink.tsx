@@ -16,6 +16,7 @@ import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { useCall } from '../../app/use-call.js';
 import type { Webhook } from './types.js';
+import { LINK_FORM_WORDS, likelyKind } from './link-form-words.js';
 
 /** "GitHub hook 123 on acme/api sends here · active" from the link and its check. */
 function checkLine(link: Link): string {
@@ -41,7 +42,7 @@ function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => void })
   const client = useClient();
   const toast = useToast();
   const secrets = useCall('secrets.list', { factory: webhook.factory });
-  const [kind, setKind] = useState<LinkKind>('github');
+  const [kind, setKind] = useState<LinkKind>(likelyKind(webhook.signatureScheme));
   const [target, setTarget] = useState('');
   const [tokenSecretName, setToken] = useState('');
   const [apiBaseUrl, setApiBaseUrl] = useState('');
@@ -74,7 +75,7 @@ function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => void })
       </label>
       <TextField
         label="Target"
-        hint={`The provider's hook: ${TARGET_SHAPES[kind]}.`}
+        hint={`The provider's hook: ${TARGET_SHAPES[kind]}, e.g. ${LINK_FORM_WORDS[kind].targetExample}.`}
         error={errorAt(error, 'target')}
         value={target}
         onChange={setTarget}
@@ -95,13 +96,10 @@ function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => void })
           ))}
         </select>
       </label>
-      <p className="hint">
-        A token that can administer the hook, kept as a team secret; it is sent only to the API base
-        URL below.
-      </p>
+      <p className="hint">{LINK_FORM_WORDS[kind].token}</p>
       <TextField
         label="API base URL"
-        hint={`Blank: ${DEFAULT_API_BASE_URLS[kind]}. Self-hosted: e.g. https://github.example.com/api/v3.`}
+        hint={`Blank: ${DEFAULT_API_BASE_URLS[kind]}. ${LINK_FORM_WORDS[kind].selfHosted}`}
         error={errorAt(error, 'apiBaseUrl')}
         value={apiBaseUrl}
         onChange={setApiBaseUrl}

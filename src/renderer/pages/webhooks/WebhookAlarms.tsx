@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { AlarmSettings } from '../../../shared/contract/alarms.js';
+import type { AlarmKind, AlarmSettings } from '../../../shared/contract/alarms.js';
 import { ApiError } from '../../../shared/errors.js';
 import { useClient } from '../../app/client-context.js';
 import { useWriteBlock } from '../../app/relay-context.js';
@@ -10,6 +10,12 @@ import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 import { formatCount } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { cadenceText } from './words.js';
+
+const ALARM_TITLES: Record<AlarmKind, string> = {
+  quiet: 'Quiet',
+  auth: 'Rejected (auth)',
+  link: 'Provider link',
+};
 
 const UNITS = { minutes: 1, hours: 60, days: 1440 } as const;
 type Unit = keyof typeof UNITS;
@@ -131,7 +137,7 @@ export function WebhookAlarms({ uid }: { uid: string }): ReactNode {
     <>
       {raised.map((alarm) => (
         <p key={alarm.kind} className="warning-note alarm-note" role="status">
-          <strong>{alarm.kind === 'quiet' ? 'Quiet' : 'Rejected (auth)'}:</strong> {alarm.message}{' '}
+          <strong>{ALARM_TITLES[alarm.kind]}:</strong> {alarm.message}{' '}
           <span className="muted">
             Since{' '}
             {new Date(alarm.since).toLocaleString(undefined, {

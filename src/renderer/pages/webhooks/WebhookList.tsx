@@ -80,7 +80,7 @@ export function WebhookList({
                         className="badge badge-warning webhook-alarm-badge"
                         title={a.message}
                       >
-                        ⚠ {a.kind === 'quiet' ? 'quiet' : 'auth'}
+                        ⚠ {a.kind}
                       </span>
                     ))}
                   <span className="webhook-scheme" title={MODE_NAMES[webhook.authMode]}>
