@@ -1,4 +1,3 @@
-import { PROVIDER_NAMES } from '../../shared/contract/links.js';
 import type { LinkRecord } from '../store/links.js';
 import { githubClient } from './github.js';
 import { gitlabClient } from './gitlab.js';
