@@ -9,6 +9,7 @@ import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
 import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
+import { checkWebhookField } from './webhook-field-check.js';
 import { ProviderLink } from './ProviderLink.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
@@ -62,6 +63,7 @@ export function WebhookDetail({
           <InlineEdit
             label="Name"
             value={webhook.name}
+            check={checkWebhookField('name', 'The name')}
             blocked={renameBlocked}
             hint="Automations select webhooks by UID, so renaming changes nothing for them."
             display={<h2>{webhook.name}</h2>}
@@ -125,6 +127,7 @@ export function WebhookDetail({
           <InlineEdit
             label="Delivery ID header"
             value={webhook.deliveryIdHeader ?? ''}
+            check={checkWebhookField('deliveryIdHeader', 'The header name')}
             placeholder="X-Request-Id"
             hint="Blank: none. The identity then comes from the provider's header, X-Service-Delivery-Id, or the body's hash."
             blocked={blocked}
