@@ -9,6 +9,7 @@ import { SecretsPage } from '../pages/secrets/SecretsPage.js';
 import { SettingsPage } from '../pages/settings/SettingsPage.js';
 import { WebhooksPage } from '../pages/webhooks/WebhooksPage.js';
 import { ClientProvider } from './client-context.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
 import { LoginPage } from './LoginPage.js';
 import { RelayProvider } from './relay-context.js';
 import { routeHref, useRoute } from './router.js';
@@ -63,6 +64,7 @@ function Shell(): ReactNode {
         <SignOutButton />
       </nav>
       <main className="main">
+        <ConnectionBanner />
         <Page route={route} />
       </main>
       <StatusLine />

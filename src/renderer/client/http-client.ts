@@ -34,9 +34,18 @@ export function createHttpClient(): ContractClient {
     },
   };
 
+  const streamListeners = new Set<(open: boolean) => void>();
+  const streamChanged = (open: boolean): void => {
+    for (const listener of streamListeners) listener(open);
+  };
+
   return {
     transport: 'http',
     session,
+    watchStream(listener) {
+      streamListeners.add(listener);
+      return () => streamListeners.delete(listener);
+    },
     async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
       const request = contractRequest(method, input);
       const response = await send(request.method, request.pathAndQuery, request.body);
@@ -50,6 +59,8 @@ export function createHttpClient(): ContractClient {
         if (parsed.success) listener(parsed.data);
       };
       for (const type of EVENT_TYPES) source.addEventListener(type, forward);
+      source.addEventListener('open', () => streamChanged(true));
+      source.addEventListener('error', () => streamChanged(false));
       return () => source.close();
     },
   };
