@@ -193,7 +193,9 @@ describe('the UI checks as you type and keeps its context', () => {
       await page.getByRole('heading', { name: 'Matches 500 of the last 500 deliveries' }).waitFor();
       const table = page.locator('table.lab-table');
       expect(await table.locator('tbody tr').count()).toBeLessThan(60);
-      await table.evaluate((element) => element.setAttribute('data-before-typing', ''));
+      await page.evaluate(
+        `document.querySelector('table.lab-table').setAttribute('data-before-typing', '')`,
+      );
       await page.evaluate(`
         window.__longTasks = [];
         new PerformanceObserver((list) => {

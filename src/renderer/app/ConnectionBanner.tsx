@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useClient } from './client-context.js';
-import { isLost, reportAnswered, reportLost, useConnection } from './connection.js';
+import { isLost, reportAnswered, reportLost, reportResumed, useConnection } from './connection.js';
 import { toApiError } from './use-call.js';
 import './connection-banner.css';
 
@@ -38,7 +38,19 @@ export function ConnectionBanner(): ReactNode {
   }, [client]);
 
   // The event stream dropping is the first sign: ask at once rather than at the next read.
-  useEffect(() => client.watchStream?.(() => void probe()), [client, probe]);
+  // Its coming back means events were missed while it was away: every read is made again.
+  useEffect(() => {
+    let dropped = false;
+    return client.watchStream?.((open) => {
+      if (!open) {
+        dropped = true;
+        void probe();
+      } else if (dropped) {
+        dropped = false;
+        reportResumed();
+      }
+    });
+  }, [client, probe]);
 
   useEffect(() => {
     if (since === null) return;

@@ -30,6 +30,11 @@ export function reportAnswered(): void {
   if (state.lost) set({ lost: null, epoch: state.epoch + 1 });
 }
 
+/** The event stream is back after a drop: events were missed meanwhile, so read everything again. */
+export function reportResumed(): void {
+  set({ lost: null, epoch: state.epoch + 1 });
+}
+
 export const isLost = (error: ApiError): boolean => error.code === 'unavailable';
 
 const subscribe = (listener: () => void): (() => void) => {

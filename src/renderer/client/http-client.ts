@@ -9,6 +9,8 @@ const EVENT_TYPES: RelayEvent['type'][] = relayEventSchema.options.map(
   (option) => option.shape.type.value,
 );
 
+const STREAM_RETRY_MS = 2_000;
+
 async function send(method: string, path: string, body: string | undefined): Promise<Response> {
   try {
     return await fetch(path, {
@@ -52,16 +54,28 @@ export function createHttpClient(): ContractClient {
       return contractResponse(method, response.status, await response.text());
     },
     subscribe(listener) {
-      // EventSource reconnects by itself after a dropped connection.
-      const source = new EventSource('/api/events');
       const forward = (message: MessageEvent<string>): void => {
         const parsed = relayEventSchema.safeParse(JSON.parse(message.data));
         if (parsed.success) listener(parsed.data);
       };
-      for (const type of EVENT_TYPES) source.addEventListener(type, forward);
-      source.addEventListener('open', () => streamChanged(true));
-      source.addEventListener('error', () => streamChanged(false));
-      return () => source.close();
+      let source: EventSource;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      // EventSource reconnects by itself after a dropped connection, but gives up for good on
+      // an answer that is not a stream (a relay half-started): then a new one is opened.
+      const open = (): void => {
+        source = new EventSource('/api/events');
+        for (const type of EVENT_TYPES) source.addEventListener(type, forward);
+        source.addEventListener('open', () => streamChanged(true));
+        source.addEventListener('error', () => {
+          streamChanged(false);
+          if (source.readyState === EventSource.CLOSED) retry = setTimeout(open, STREAM_RETRY_MS);
+        });
+      };
+      open();
+      return () => {
+        clearTimeout(retry);
+        source.close();
+      };
     },
   };
 }
