@@ -105,4 +105,24 @@ describe('accessibility of every page', () => {
       },
     );
   }
+
+  it('has no serious or critical violation in the relay-stopped banner, light and dark', async () => {
+    // Its own relay: this one is stopped under the open page.
+    const own = await openUi(browser);
+    try {
+      const { page, relay } = own;
+      await page.goto(`${relay.adminUrl}/#/webhooks`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await relay.core.stop();
+      await page.getByRole('status').filter({ hasText: 'The relay is not answering' }).waitFor();
+      const problems: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const problem of await violations(page)) problems.push(`${scheme}: ${problem}`);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 });

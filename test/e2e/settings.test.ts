@@ -30,10 +30,13 @@ describe('the Settings page in Chromium', () => {
 
       const field = publicUrl.getByLabel('Public base URL', { exact: true });
       await field.fill('not a url');
-      await publicUrl.getByRole('button', { name: 'Save public base URL' }).click();
+      // Said as typed, by the relay's own rule; Save waits.
       await expect(publicUrl.getByRole('alert').textContent()).resolves.toContain(
-        'Must be an http(s) URL such as https://abc.trycloudflare.com',
+        'must be an http(s) URL such as https://abc.trycloudflare.com',
       );
+      await expect(
+        publicUrl.getByRole('button', { name: 'Save public base URL' }).isDisabled(),
+      ).resolves.toBe(true);
       await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
 
       // Corrected, the error goes before the next Save; a query is refused in words.
@@ -70,9 +73,8 @@ describe('the Settings page in Chromium', () => {
       await openSettings(page);
       const retention = section(page, 'Retention');
       await retention.getByLabel('Keep deliveries for (days)').fill('3');
-      await retention.getByRole('button', { name: 'Save retention' }).click();
       await expect(retention.getByRole('alert').textContent()).resolves.toContain(
-        'Must be at least 7 days',
+        'The number of days must be 7 or more.',
       );
       await expect(retention.textContent()).resolves.toContain('At least 7 days.');
       await retention.getByLabel('Keep deliveries for (days)').fill('10');
@@ -101,9 +103,10 @@ describe('the Settings page in Chromium', () => {
       await executor.getByLabel('Arguments').fill('hello\nworld');
       await executor.getByLabel('Working directory').fill('relative/dir');
       await executor.getByLabel('Concurrency').fill('2');
-      await executor.getByRole('button', { name: 'Save run executor' }).click();
       const cwdError = executor.getByRole('alert');
-      await expect(cwdError.textContent()).resolves.toBe('Must be an absolute path');
+      await expect(cwdError.textContent()).resolves.toBe(
+        'Working directory must be an absolute path.',
+      );
       await expect(
         executor.getByLabel('Working directory').getAttribute('aria-invalid'),
       ).resolves.toBe('true');

@@ -1,14 +1,17 @@
-import { type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import type { ApiError } from '../../shared/errors.js';
 import type { ContractClient } from '../client/contract-client.js';
 import { ToastProvider } from '../components/toasts.js';
-import { AutomationsPage } from '../pages/automations/AutomationsPage.js';
-import { RefusedPage } from '../pages/refused/RefusedPage.js';
-import { RunsPage } from '../pages/runs/RunsPage.js';
-import { SecretsPage } from '../pages/secrets/SecretsPage.js';
-import { SettingsPage } from '../pages/settings/SettingsPage.js';
-import { WebhooksPage } from '../pages/webhooks/WebhooksPage.js';
+import {
+  AutomationsPage,
+  RefusedPage,
+  RunsPage,
+  SecretsPage,
+  SettingsPage,
+  WebhooksPage,
+} from './lazy-pages.js';
 import { ClientProvider } from './client-context.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
 import { LoginPage } from './LoginPage.js';
 import { RelayProvider } from './relay-context.js';
 import { routeHref, useRoute } from './router.js';
@@ -63,7 +66,10 @@ function Shell(): ReactNode {
         <SignOutButton />
       </nav>
       <main className="main">
-        <Page route={route} />
+        <ConnectionBanner />
+        <Suspense fallback={<p className="loading">Loading…</p>}>
+          <Page route={route} />
+        </Suspense>
       </main>
       <StatusLine />
     </div>

@@ -3,6 +3,7 @@ import type { RelayEvent } from '../../shared/contract/events.js';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { useClient, useRelayEvents } from './client-context.js';
+import { isLost, reportAnswered, reportLost, useConnection } from './connection.js';
 
 const EVENT_RELOAD_MS = 300;
 /** For reads that aggregate the whole log (counts, sparklines): at most one every 2 s under load. */
@@ -40,22 +41,34 @@ export function useCall<M extends MethodName>(
     error?: ApiError;
   }>();
   const key = input === null ? null : JSON.stringify(input);
+  // Read again when the relay is back after it stopped answering.
+  const { epoch } = useConnection();
 
   useEffect(() => {
     if (key === null) return;
     let current = true;
     client.call(method, JSON.parse(key) as MethodInput<M>).then(
       (data) => {
+        reportAnswered();
         if (current) setResult({ key, generation, data });
       },
       (failure: unknown) => {
-        if (current) setResult({ key, generation, error: toApiError(failure) });
+        const error = toApiError(failure);
+        if (isLost(error)) reportLost(error);
+        else reportAnswered();
+        if (!current) return;
+        // While the relay is away, what was read stays on screen (the banner says it is old).
+        setResult((last) =>
+          isLost(error) && last?.key === key && last.data !== undefined
+            ? { ...last, generation }
+            : { key, generation, error },
+        );
       },
     );
     return () => {
       current = false;
     };
-  }, [client, method, key, generation]);
+  }, [client, method, key, generation, epoch]);
 
   // A reload keeps showing what was read for the same input until the new answer arrives.
   const mine = result !== undefined && result.key === key ? result : undefined;

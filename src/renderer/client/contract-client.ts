@@ -10,6 +10,11 @@ export interface ContractClient {
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
   /** Live events (new deliveries, run status, changed resources); returns the unsubscribe. */
   subscribe(listener: (event: RelayEvent) => void): () => void;
+  /**
+   * Only over HTTP: the event stream's connection opening (true) or dropping (false), a hint
+   * to ask at once whether the relay still answers rather than at the next read.
+   */
+  watchStream?(listener: (open: boolean) => void): () => void;
   /** Only over HTTP: the browser signs in once with the admin token (a session cookie follows). */
   readonly session: BrowserSession | null;
 }

@@ -9,6 +9,8 @@ const EVENT_TYPES: RelayEvent['type'][] = relayEventSchema.options.map(
   (option) => option.shape.type.value,
 );
 
+const STREAM_RETRY_MS = 2_000;
+
 async function send(method: string, path: string, body: string | undefined): Promise<Response> {
   try {
     return await fetch(path, {
@@ -34,23 +36,46 @@ export function createHttpClient(): ContractClient {
     },
   };
 
+  const streamListeners = new Set<(open: boolean) => void>();
+  const streamChanged = (open: boolean): void => {
+    for (const listener of streamListeners) listener(open);
+  };
+
   return {
     transport: 'http',
     session,
+    watchStream(listener) {
+      streamListeners.add(listener);
+      return () => streamListeners.delete(listener);
+    },
     async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
       const request = contractRequest(method, input);
       const response = await send(request.method, request.pathAndQuery, request.body);
       return contractResponse(method, response.status, await response.text());
     },
     subscribe(listener) {
-      // EventSource reconnects by itself after a dropped connection.
-      const source = new EventSource('/api/events');
       const forward = (message: MessageEvent<string>): void => {
         const parsed = relayEventSchema.safeParse(JSON.parse(message.data));
         if (parsed.success) listener(parsed.data);
       };
-      for (const type of EVENT_TYPES) source.addEventListener(type, forward);
-      return () => source.close();
+      let source: EventSource;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      // EventSource reconnects by itself after a dropped connection, but gives up for good on
+      // an answer that is not a stream (a relay half-started): then a new one is opened.
+      const open = (): void => {
+        source = new EventSource('/api/events');
+        for (const type of EVENT_TYPES) source.addEventListener(type, forward);
+        source.addEventListener('open', () => streamChanged(true));
+        source.addEventListener('error', () => {
+          streamChanged(false);
+          if (source.readyState === EventSource.CLOSED) retry = setTimeout(open, STREAM_RETRY_MS);
+        });
+      };
+      open();
+      return () => {
+        clearTimeout(retry);
+        source.close();
+      };
     },
   };
 }

@@ -14,7 +14,13 @@ export function createIpcClient(bridge: HookportBridge): ContractClient {
     transport: 'ipc',
     session: null,
     async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
-      const result = await bridge.invoke(method, input);
+      let result: Awaited<ReturnType<HookportBridge['invoke']>>;
+      try {
+        result = await bridge.invoke(method, input);
+      } catch {
+        // No handler in the main process (the relay is stopping or restarting): nothing answered.
+        throw new ApiError('unavailable', 'The relay in this window is not answering.');
+      }
       if (!result.ok) {
         throw new ApiError(result.error.code, result.error.message, result.error.path);
       }

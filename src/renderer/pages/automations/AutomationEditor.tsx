@@ -20,6 +20,7 @@ import {
 } from './draft.js';
 import { EditorFields } from './EditorFields.js';
 import { missingField, plainSaveError, saveSummary } from './save-error.js';
+import { checkEditorFields, typingBlock } from './editor-check.js';
 import { TestFilterPanel } from './TestFilterPanel.js';
 import { TriggerList } from './TriggerList.js';
 import { deletedWebhookNote, webhookLabels } from './webhook-names.js';
@@ -87,8 +88,10 @@ export function AutomationEditor({
     saveError?.path === 'name' ||
     saveError?.path === 'prompt' ||
     triggerIndexOf(saveError?.path) !== null;
+  const typing = checkEditorFields(draft).typing;
   const saveBlock =
     writeBlock ??
+    typingBlock(typing) ??
     (built.blockedBy !== null
       ? `Fix the ${blockingFilter(built.checks[built.blockedBy]!) ?? 'filter'} of trigger ${built.blockedBy + 1} before saving.`
       : null);
@@ -97,7 +100,7 @@ export function AutomationEditor({
   const save = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     if (!built.input || saveBlock !== null) return;
-    const missing = missingField(draft);
+    const missing = missingField(draft) ?? checkEditorFields(draft).submit ?? null;
     if (missing) {
       setSaveError(missing);
       return;
@@ -158,7 +161,13 @@ export function AutomationEditor({
           noValidate
           onSubmit={(event) => void save(event)}
         >
-          <EditorFields draft={draft} readOnly={readOnly} error={saveError} onChange={change} />
+          <EditorFields
+            draft={draft}
+            readOnly={readOnly}
+            error={saveError}
+            typing={typing}
+            onChange={change}
+          />
           <TriggerList
             triggers={draft.triggers}
             checks={built.checks}

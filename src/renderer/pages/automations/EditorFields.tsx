@@ -7,11 +7,14 @@ export function EditorFields({
   draft,
   readOnly,
   error,
+  typing,
   onChange,
 }: {
   draft: Draft;
   readOnly: boolean;
   error: ApiError | undefined;
+  /** What is wrong with what is being typed, checked by the contract's rule as it changes. */
+  typing?: ApiError | undefined;
   onChange: (changes: Partial<Draft>) => void;
 }): ReactNode {
   const nameId = useId();
@@ -20,7 +23,7 @@ export function EditorFields({
   const promptHintId = useId();
   const enabledId = useId();
   const errorFor = (field: string): string | undefined =>
-    error?.path === field ? error.message : undefined;
+    typing?.path === field ? typing.message : error?.path === field ? error.message : undefined;
   const nameError = errorFor('name');
   const promptError = errorFor('prompt');
   const nameInput = useRef<HTMLInputElement>(null);

@@ -1,9 +1,10 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { FILTER_MATCHES_DEFAULT, type FilterMatch } from '../../../shared/contract/filter-lab.js';
 import type { WebhookTrigger } from '../../../shared/contract/triggers.js';
 import { AGGREGATE_RELOAD_MS, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { formatCount, formatTime } from '../../components/format.js';
+import { formatCount } from '../../components/format.js';
+import { LabRows } from './LabRows.js';
 import { useDebounced } from './use-debounced.js';
 
 const SETTLE_MS = 400;
@@ -27,8 +28,13 @@ export function FilterLab({
   const headingId = useId();
   const [shown, setShown] = useState<Shown>('all');
   const key = trigger === null ? null : JSON.stringify(trigger);
-  const settled = useDebounced(key, SETTLE_MS);
-  const uids = trigger?.filter.webhook_ids ?? [];
+  // While a key leaves the filter half-typed (invalid), the last result stays, marked stale,
+  // rather than the table going and coming back on every other key.
+  const [lastKey, setLastKey] = useState(key);
+  if (key !== null && key !== lastKey) setLastKey(key);
+  const settled = useDebounced(lastKey, SETTLE_MS);
+  const uids =
+    (settled === null ? null : (JSON.parse(settled) as WebhookTrigger))?.filter.webhook_ids ?? [];
   const lab = useCall(
     'automations.filterMatches',
     settled === null
@@ -40,12 +46,16 @@ export function FilterLab({
       uids.includes(event.delivery.webhookUid),
     AGGREGATE_RELOAD_MS,
   );
-  if (trigger === null) return null;
   const data = lab.data;
-  const items = (data?.items ?? []).filter(
-    (item: FilterMatch) =>
-      shown === 'all' || (shown === 'match') === (item.verdict === 'Would trigger'),
+  const items = useMemo(
+    () =>
+      (data?.items ?? []).filter(
+        (item: FilterMatch) =>
+          shown === 'all' || (shown === 'match') === (item.verdict === 'Would trigger'),
+      ),
+    [data, shown],
   );
+  if (lastKey === null) return null;
   const stale = key !== settled || lab.loading;
   return (
     <section className="filter-lab" aria-labelledby={headingId}>
@@ -77,45 +87,7 @@ export function FilterLab({
               </button>
             ))}
           </div>
-          <div className="lab-scroll">
-            <table className="table lab-table">
-              <thead>
-                <tr>
-                  <th scope="col">Verdict</th>
-                  <th scope="col">Event type</th>
-                  <th scope="col">Received</th>
-                  <th scope="col">Delivery</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr
-                    key={item.deliveryId}
-                    title={item.detail ?? undefined}
-                    aria-current={item.deliveryId === picked ? 'true' : undefined}
-                  >
-                    <td>
-                      <span className={item.verdict === 'Would trigger' ? 'lab-yes' : 'lab-no'}>
-                        {item.verdict === 'Would trigger' ? '✓ Would trigger' : '✗ Would not'}
-                      </span>
-                    </td>
-                    <td>{item.eventType ?? <span className="muted">—</span>}</td>
-                    <td>{formatTime(item.receivedAt)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="link"
-                        aria-label={`${item.deliveryId.slice(-8)}: open ${item.deliveryId} in Test filter`}
-                        onClick={() => onOpen(item.deliveryId)}
-                      >
-                        <code>{item.deliveryId.slice(-8)}</code>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <LabRows items={items} picked={picked} onOpen={onOpen} />
         </div>
       )}
     </section>

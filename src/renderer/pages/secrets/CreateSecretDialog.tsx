@@ -8,6 +8,8 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
+import { contract } from '../../../shared/contract/index.js';
+import { checkInput } from '../../components/live-check.js';
 
 type Revealed = MethodOutput<'secrets.create'>;
 
@@ -19,7 +21,17 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
   const [value, setValue] = useState('');
   const [created, setCreated] = useState<Revealed>();
 
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  // The relay's own rule for secrets.create, said under the field as it is typed.
+  const live = checkInput(
+    contract['secrets.create'].input,
+    { name: name.trim(), ...(value === '' ? {} : { value }) },
+    { name: 'The name', value: 'The value' },
+  );
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
     const result = await client.call('secrets.create', {
       name: name.trim(),
       ...(value === '' ? {} : { value }),
@@ -27,6 +39,7 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
     setCreated(result);
     toast('success', `Team secret "${result.secret.name}" created.`);
   }, [name, value]);
+  const error = refused ?? live.typing;
 
   if (created) {
     return (
@@ -65,7 +78,11 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || name.trim() === '' || live.typing !== undefined}
+          >
             Create
           </button>
         </div>

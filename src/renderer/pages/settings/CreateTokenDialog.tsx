@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
+import { checkTokenName } from './settings-check.js';
 
 type Role = 'manage' | 'view';
 const ROLE_TEXT: Record<Role, string> = {
@@ -23,11 +24,17 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
   const [role, setRole] = useState<Role>('view');
   const [created, setCreated] = useState<MethodOutput<'tokens.create'>>();
 
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const live = checkTokenName(name, role);
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
     const result = await client.call('tokens.create', { name, role });
     setCreated(result);
     toast('success', `Token "${result.token.name}" (${result.token.role}) created.`);
   }, [name, role]);
+  const error = refused ?? live.typing;
 
   if (created) {
     return (
@@ -76,7 +83,11 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || name.trim() === '' || live.typing !== undefined}
+          >
             Create
           </button>
         </div>

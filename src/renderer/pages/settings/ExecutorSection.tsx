@@ -8,6 +8,7 @@ import { useToast } from '../../components/toasts.js';
 import { draftOf, executorOf, KIND_TEXT, type ExecutorDraft } from './executor-form.js';
 import { CommandFields, HttpFields } from './ExecutorFields.js';
 import { SaveRow } from './SaveRow.js';
+import { checkExecutor } from './settings-check.js';
 import { errorAt } from '../../components/Field.js';
 
 const FIELD_PATHS = [
@@ -33,13 +34,20 @@ function ExecutorForm({
   const [draft, setDraft] = useState<ExecutorDraft>(() => draftOf(executor));
   const set = (changes: Partial<ExecutorDraft>): void => setDraft((d) => ({ ...d, ...changes }));
 
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const live = checkExecutor(draft);
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
+    if (live.submit) throw live.submit;
     const saved = await client.call('factories.update', {
       id: 'default',
       executor: executorOf(draft),
     });
     toast('success', `Run executor saved: ${KIND_TEXT[saved.executor.kind].label}.`);
   }, draft);
+  const error = refused ?? live.typing;
   const shownAtField = FIELD_PATHS.some((p) => errorAt(error, `executor.${p}`) !== undefined);
 
   return (
@@ -70,6 +78,7 @@ function ExecutorForm({
           busy={busy}
           writeBlock={writeBlock}
           error={shownAtField ? undefined : error}
+          blocked={live.typing && 'Fix the field marked above first.'}
         >
           <span className="hint">Runs already running keep the executor they started with.</span>
         </SaveRow>

@@ -4,6 +4,7 @@ import { useClient } from '../../app/client-context.js';
 import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
+import { checkPublicUrl } from './settings-check.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 /** The base every ingress URL is shown with; blank means the ingress listener's own address. */
@@ -18,11 +19,18 @@ export function PublicUrlSection({
   const toast = useToast();
   const [text, setText] = useState(settings.publicUrl ?? '');
 
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const live = checkPublicUrl(text);
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
+    if (live.submit) throw live.submit;
     const publicUrl = text.trim() === '' ? null : text.trim();
     const saved = await client.call('settings.update', { publicUrl });
     toast('success', `Every ingress URL now starts with ${saved.effectivePublicUrl}.`);
   }, text);
+  const error = refused ?? live.typing;
 
   return (
     <section className="settings-section" aria-labelledby="public-url-title">
@@ -52,6 +60,7 @@ export function PublicUrlSection({
             busy={busy}
             writeBlock={writeBlock}
             error={unclaimed(error, ['publicUrl'])}
+            blocked={live.typing && 'Fix the URL above first.'}
           />
         </fieldset>
       </form>

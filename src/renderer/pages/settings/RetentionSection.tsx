@@ -9,6 +9,7 @@ import { useClient } from '../../app/client-context.js';
 import { useFormAction } from '../../app/use-action.js';
 import { useToast } from '../../components/toasts.js';
 import { SaveRow } from './SaveRow.js';
+import { checkRetention } from './settings-check.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 
 function whole(text: string, path: string): number {
@@ -31,7 +32,13 @@ export function RetentionSection({
   const [days, setDays] = useState(String(settings.retentionDays));
   const [perWebhook, setPerWebhook] = useState(String(settings.retentionMinPerWebhook));
 
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const live = checkRetention(days, perWebhook);
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
+    if (live.submit) throw live.submit;
     const saved = await client.call('settings.update', {
       retentionDays: whole(days, 'retentionDays'),
       retentionMinPerWebhook: whole(perWebhook, 'retentionMinPerWebhook'),
@@ -41,6 +48,7 @@ export function RetentionSection({
       `Retention saved: ${saved.retentionDays} days, at least ${saved.retentionMinPerWebhook} per webhook.`,
     );
   }, [days, perWebhook]);
+  const error = refused ?? live.typing;
 
   return (
     <section className="settings-section" aria-labelledby="retention-title">
@@ -77,6 +85,7 @@ export function RetentionSection({
             busy={busy}
             writeBlock={writeBlock}
             error={unclaimed(error, ['retentionDays', 'retentionMinPerWebhook'])}
+            blocked={live.typing && 'Fix the number marked above first.'}
           />
         </fieldset>
       </form>

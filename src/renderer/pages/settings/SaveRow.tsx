@@ -8,6 +8,7 @@ export function SaveRow({
   busy,
   writeBlock,
   error,
+  blocked,
   children,
 }: {
   /** "public base URL": the button reads "Save" and is announced as "Save public base URL". */
@@ -15,6 +16,8 @@ export function SaveRow({
   busy: boolean;
   writeBlock: string | null;
   error: ApiError | undefined;
+  /** Why Save waits: a field says what is wrong with what was typed. */
+  blocked?: string | undefined;
   children?: ReactNode;
 }): ReactNode {
   return (
@@ -24,8 +27,8 @@ export function SaveRow({
         <button
           type="submit"
           className="primary"
-          disabled={busy}
-          title={writeBlock ?? undefined}
+          disabled={busy || blocked !== undefined}
+          title={writeBlock ?? blocked}
           aria-label={`Save ${what}`}
         >
           Save

@@ -10,6 +10,7 @@ import { AUTH_MODES, type AuthMode } from '../../../shared/contract/webhooks.js'
 import { ApiError } from '../../../shared/errors.js';
 import { CreatedPanel } from './CreatedPanel.js';
 import { takesOptions } from '../../../shared/providers/index.js';
+import { checkNewWebhook } from './add-webhook-check.js';
 import { EVENT_TYPE_PATH_HINT, takesEventTypePath } from './event-type-words.js';
 import { errorFor, FieldError } from './FieldError.js';
 import { SecretFields, type SecretDraft } from './SecretFields.js';
@@ -97,7 +98,13 @@ export function AddWebhookDialog({
   const change = (patch: Partial<Draft>): void => setDraft((d) => ({ ...d, ...patch }));
 
   // The draft is the input: an error the operator has corrected goes as they type.
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const live = checkNewWebhook(() => toInput(draft, factory.managed));
+  const {
+    onSubmit,
+    busy,
+    error: refused,
+  } = useFormAction(async () => {
+    if (live.submit) throw live.submit;
     const result = await client.call('webhooks.create', toInput(draft, factory.managed));
     setCreated(result);
     onCreated();
@@ -116,6 +123,8 @@ export function AddWebhookDialog({
     );
   }
 
+  // The relay's refusal of what was sent, else what the contract's rule says of what is typed.
+  const error = refused ?? live.typing;
   const nameError = errorFor(error, 'name');
   const headerError = errorFor(error, 'deliveryIdHeader');
   const eventTypeError = errorFor(error, 'eventTypePath');
@@ -233,7 +242,12 @@ export function AddWebhookDialog({
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || live.typing !== undefined}
+            title={live.typing ? 'Fix the field marked above first.' : undefined}
+          >
             {busy ? 'Creating…' : 'Create'}
           </button>
         </div>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useToast } from '../../components/toasts.js';
 import { EVENT_TYPE_PATH_HINT, schemeEventSource } from './event-type-words.js';
 import { InlineEdit } from './InlineEdit.js';
+import { checkWebhookField } from './webhook-field-check.js';
 import type { Webhook } from './types.js';
 
 /** The detail pane's "Event type" row: the provider's own source, or the editable path. */
@@ -24,6 +25,7 @@ export function EventTypeSetting({
     <InlineEdit
       label="Event type path"
       value={webhook.eventTypePath ?? ''}
+      check={checkWebhookField('eventTypePath', 'The path')}
       placeholder="type or header:X-Event"
       hint={EVENT_TYPE_PATH_HINT}
       blocked={blocked}

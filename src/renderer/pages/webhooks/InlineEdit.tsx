@@ -15,6 +15,7 @@ export function InlineEdit({
   blocked,
   onSave,
   display,
+  check,
 }: {
   label: string;
   value: string;
@@ -24,6 +25,8 @@ export function InlineEdit({
   blocked: string | null;
   onSave: (value: string) => Promise<void>;
   display: ReactNode;
+  /** The contract's rule for this field, asked as the operator types. */
+  check?: (value: string) => ApiError | undefined;
 }): ReactNode {
   const id = useId();
   const [editing, setEditing] = useState(false);
@@ -51,6 +54,8 @@ export function InlineEdit({
       setBusy(false);
     }
   };
+  const typing = check?.(draft);
+  const shown = typing ?? error;
   if (!editing) {
     return (
       <>
@@ -76,7 +81,7 @@ export function InlineEdit({
         placeholder={placeholder}
         spellCheck={false}
         ref={input}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={shown ? true : undefined}
         aria-describedby={`${id}-error ${id}-hint`}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
@@ -86,13 +91,18 @@ export function InlineEdit({
           }
         }}
       />
-      <button type="submit" className="primary" disabled={busy}>
+      <button
+        type="submit"
+        className="primary"
+        disabled={busy || typing !== undefined}
+        title={typing ? 'Fix the value first.' : undefined}
+      >
         Save
       </button>
       <button type="button" onClick={() => setEditing(false)}>
         Cancel
       </button>
-      <FieldError id={`${id}-error`} error={error} />
+      <FieldError id={`${id}-error`} error={shown} />
       {hint && (
         <p id={`${id}-hint`} className="hint">
           {hint}

@@ -7,6 +7,7 @@ import { useToast } from '../../components/toasts.js';
 import { DeleteWebhookDialog } from './DeleteWebhookDialog.js';
 import { EnabledSwitch } from './EnabledSwitch.js';
 import { InlineEdit } from './InlineEdit.js';
+import { checkWebhookField } from './webhook-field-check.js';
 import { RecentDeliveries } from './RecentDeliveries.js';
 import { RotateSecretDialog } from './RotateSecretDialog.js';
 import { WebhookAlarms } from './WebhookAlarms.js';
@@ -65,6 +66,7 @@ export function WebhookDetail({
           <InlineEdit
             label="Name"
             value={webhook.name}
+            check={checkWebhookField('name', 'The name')}
             blocked={renameBlocked}
             hint="Automations select webhooks by UID, so renaming changes nothing for them."
             display={<h2>{webhook.name}</h2>}

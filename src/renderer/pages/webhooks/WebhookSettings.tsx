@@ -7,6 +7,7 @@ import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
 import { EventTypeSetting } from './EventTypeSetting.js';
 import { InlineEdit } from './InlineEdit.js';
+import { checkWebhookField } from './webhook-field-check.js';
 import { ProviderLink } from './ProviderLink.js';
 import { schemeLabel } from './SignatureFields.js';
 import type { Webhook } from './types.js';
@@ -65,6 +66,7 @@ export function WebhookSettings({
           <InlineEdit
             label="Delivery ID header"
             value={webhook.deliveryIdHeader ?? ''}
+            check={checkWebhookField('deliveryIdHeader', 'The header name')}
             placeholder="X-Request-Id"
             hint="Blank: none. The identity then comes from the provider's header, X-Service-Delivery-Id, or the body's hash."
             blocked={blocked}

@@ -4,6 +4,7 @@ import { navigate } from '../../app/router.js';
 import { AGGREGATE_RELOAD_MS, onChanged, useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { AddWebhookDialog } from './AddWebhookDialog.js';
+import { DeletedWebhookDelivery } from './DeletedWebhookDelivery.js';
 import { DeliveryPanel } from './DeliveryPanel.js';
 import { WebhookDetail } from './WebhookDetail.js';
 import { WebhookList } from './WebhookList.js';
@@ -101,7 +102,7 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
       <ErrorNote error={webhooks.error} />
       {!items ? (
         !webhooks.error && <p className="loading">Loading webhooks…</p>
-      ) : items.length === 0 ? (
+      ) : items.length === 0 && !deliveryId ? (
         <EmptyState onAdd={() => setAdding(true)} blocked={blocked} />
       ) : (
         <div
@@ -127,6 +128,8 @@ export function WebhooksPage({ route }: { route: string[] }): ReactNode {
               detailId={detailId}
               onChanged={reload}
             />
+          ) : selectedUid && deliveryId ? (
+            <DeletedWebhookDelivery webhookUid={selectedUid} deliveryId={deliveryId} />
           ) : (
             <section className="pane webhook-detail-empty" aria-label="Webhook details">
               {selectedUid ? (

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient, useRelayEvents } from '../../app/client-context.js';
+import { useConnection } from '../../app/connection.js';
 import { toApiError } from '../../app/use-call.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import { idFloor } from '../../../shared/delivery-ids.js';
@@ -168,6 +169,12 @@ export function useDeliveryLog(query: LogQuery) {
       );
     }, HEAD_REFRESH_MS);
   }, [client, key]);
+
+  // Back after the relay was away: what arrived meanwhile sent no event here; read the head.
+  const { epoch } = useConnection();
+  useEffect(() => {
+    if (epoch > 0) refreshHead();
+  }, [epoch, refreshHead]);
 
   const settle = useCallback((id: string) => {
     setState((prev) => {
