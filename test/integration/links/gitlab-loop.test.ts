@@ -1,21 +1,8 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createAutomation,
-  listRuns,
-  setExecutor,
-  webhookTrigger,
-} from '../../support/automations.js';
+import { listRuns } from '../../support/automations.js';
 import { GitLabStandin } from '../../support/providers/gitlab-standin.js';
-import {
-  deliveriesOf,
-  FAST_TIMING,
-  goPublic,
-  linkedRelay,
-  putLink,
-  storeToken,
-} from '../../support/links.js';
-import { tempDir } from '../../support/relay.js';
+import { deliveriesOf, FAST_TIMING } from '../../support/links.js';
+import { startLinkedWebhook } from '../../support/linked-webhook.js';
 
 /** No provider silence is tested here: a loaded machine must not turn a slow answer into one. */
 const PATIENT = { ...FAST_TIMING, requestTimeoutMs: 10_000 };
@@ -31,44 +18,18 @@ describe('a webhook linked to a GitLab project hook', () => {
   async function setUp() {
     const gitlab = await new GitLabStandin(TOKEN).start();
     cleanups.push(() => gitlab.stop());
-    const dataDir = tempDir();
-    cleanups.push(() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })));
-    let relay = await linkedRelay({ dataDir, links: { timing: PATIENT } });
-    const port = Number(new URL(relay.ingressUrl).port);
-    const publicUrl = await goPublic(relay);
-    await storeToken(relay, 'gitlab-token', TOKEN);
-    await setExecutor(relay, { kind: 'record' });
-    const { webhook } = await relay.createWebhook({
+    const linked = await startLinkedWebhook(cleanups, {
       name: 'gl',
-      authMode: 'signature',
-      signatureScheme: 'gitlab',
+      scheme: 'gitlab',
       secret: HOOK_TOKEN,
-    });
-    await createAutomation(relay, {
-      name: 'every-event',
-      triggers: [webhookTrigger([webhook.uid])],
+      tokenSecretName: 'gitlab-token',
+      token: TOKEN,
+      timing: PATIENT,
     });
     const hook = gitlab.addHook('acme/api', 'http://old-tunnel.example.test:1/hook', HOOK_TOKEN);
-    const restart = async () => {
-      await relay.stop();
-      relay = await linkedRelay({
-        dataDir,
-        ingress: { host: '127.0.0.1', port },
-        links: { timing: PATIENT },
-      });
-      return relay;
-    };
-    cleanups.push(async () => {
-      await relay.stop();
-    });
     const link = (target = `acme%2Fapi#${hook.id}`) =>
-      putLink(relay, webhook.uid, {
-        kind: 'gitlab',
-        target,
-        tokenSecretName: 'gitlab-token',
-        apiBaseUrl: gitlab.apiBaseUrl,
-      });
-    return { gitlab, hook, webhook, publicUrl, relay: () => relay, restart, link };
+      linked.link({ kind: 'gitlab', target, apiBaseUrl: gitlab.apiBaseUrl });
+    return { ...linked, gitlab, hook, link };
   }
 
   it('recovers what failed while the URL was stale and the relay stopped, once, marked recovered', async () => {

@@ -1,21 +1,8 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createAutomation,
-  listRuns,
-  setExecutor,
-  webhookTrigger,
-} from '../../support/automations.js';
+import { listRuns } from '../../support/automations.js';
 import { StripeStandin } from '../../support/providers/stripe-standin.js';
-import {
-  deliveriesOf,
-  FAST_TIMING,
-  goPublic,
-  linkedRelay,
-  putLink,
-  storeToken,
-} from '../../support/links.js';
-import { tempDir } from '../../support/relay.js';
+import { deliveriesOf, FAST_TIMING } from '../../support/links.js';
+import { startLinkedWebhook } from '../../support/linked-webhook.js';
 
 /** No provider silence is tested here: a loaded machine must not turn a slow answer into one. */
 const PATIENT = { ...FAST_TIMING, requestTimeoutMs: 10_000 };
@@ -31,44 +18,18 @@ describe('a webhook linked to a Stripe webhook endpoint', () => {
   async function setUp() {
     const stripe = await new StripeStandin(KEY).start();
     cleanups.push(() => stripe.stop());
-    const dataDir = tempDir();
-    cleanups.push(() => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })));
-    let relay = await linkedRelay({ dataDir, links: { timing: PATIENT } });
-    const port = Number(new URL(relay.ingressUrl).port);
-    const publicUrl = await goPublic(relay);
-    await storeToken(relay, 'stripe-key', KEY);
-    await setExecutor(relay, { kind: 'record' });
-    const { webhook } = await relay.createWebhook({
+    const linked = await startLinkedWebhook(cleanups, {
       name: 'payments',
-      authMode: 'signature',
-      signatureScheme: 'stripe',
+      scheme: 'stripe',
       secret: SIGNING_SECRET,
-    });
-    await createAutomation(relay, {
-      name: 'every-event',
-      triggers: [webhookTrigger([webhook.uid])],
+      tokenSecretName: 'stripe-key',
+      token: KEY,
+      timing: PATIENT,
     });
     const endpoint = stripe.addEndpoint('http://old-tunnel.example.test:1/stripe', SIGNING_SECRET);
-    const restart = async () => {
-      await relay.stop();
-      relay = await linkedRelay({
-        dataDir,
-        ingress: { host: '127.0.0.1', port },
-        links: { timing: PATIENT },
-      });
-      return relay;
-    };
-    cleanups.push(async () => {
-      await relay.stop();
-    });
     const link = (target = endpoint.id) =>
-      putLink(relay, webhook.uid, {
-        kind: 'stripe',
-        target,
-        tokenSecretName: 'stripe-key',
-        apiBaseUrl: stripe.url,
-      });
-    return { stripe, endpoint, webhook, publicUrl, relay: () => relay, restart, link };
+      linked.link({ kind: 'stripe', target, apiBaseUrl: stripe.url });
+    return { ...linked, stripe, endpoint, link };
   }
 
   it('recovers what failed while the URL was stale and the relay stopped, once, marked recovered', async () => {

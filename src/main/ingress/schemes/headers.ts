@@ -1,5 +1,6 @@
 import type { DistinctHeaders } from './scheme.js';
 import { fail } from './verification.js';
+import { parseUnixSeconds } from './timestamps.js';
 
 /**
  * Header helpers. `name` is spelled as the provider documents it (reasons quote it); lookups use
@@ -77,4 +78,26 @@ export function requireSignatures(
 ): readonly string[] {
   if (candidates.length === 0) fail(`no ${label} signature in ${name} header`);
   return candidates;
+}
+
+/** How a timestamped signature header is laid out: Stripe's `t=…,v1=…`, Paddle's `ts=…;h1=…`. */
+export interface StampedHeaderLayout {
+  header: string;
+  separator: string;
+  timestampKey: string;
+  signatureKey: string;
+}
+
+/** The timestamp (unix seconds, as sent) and the signatures of a timestamped signature header. */
+export function readStampedHeader(
+  headers: DistinctHeaders,
+  { header, separator, timestampKey, signatureKey }: StampedHeaderLayout,
+): { timestamp: string; candidates: readonly string[] } {
+  const parameters = parseParameters(requireHeader(headers, header), separator, header);
+  const timestamp = parseUnixSeconds(
+    singleParameter(parameters, timestampKey, header),
+    `${timestampKey}= in ${header} header`,
+  );
+  const candidates = requireSignatures(parameters.get(signatureKey) ?? [], signatureKey, header);
+  return { timestamp, candidates };
 }

@@ -1,8 +1,7 @@
 import { paddle as provider } from '../../../shared/providers/paddle.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
-import { parseParameters, requireHeader, requireSignatures, singleParameter } from './headers.js';
+import { readStampedHeader } from './headers.js';
 import type { SignedContent } from './hmac.js';
-import { parseUnixSeconds } from './timestamps.js';
 import {
   genericSummary,
   joined,
@@ -49,17 +48,14 @@ export const paddle = defineHmacScheme({
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
   read({ headers, body }) {
-    const parameters = parseParameters(
-      requireHeader(headers, SIGNATURE_HEADER),
-      ';',
-      SIGNATURE_HEADER,
-    );
-    const timestamp = parseUnixSeconds(
-      singleParameter(parameters, 'ts', SIGNATURE_HEADER),
-      `ts= in ${SIGNATURE_HEADER} header`,
-    );
+    const { timestamp, candidates } = readStampedHeader(headers, {
+      header: SIGNATURE_HEADER,
+      separator: ';',
+      timestampKey: 'ts',
+      signatureKey: 'h1',
+    });
     return {
-      candidates: requireSignatures(parameters.get('h1') ?? [], 'h1', SIGNATURE_HEADER),
+      candidates,
       content: signedContent(timestamp, body),
       timestamp,
     };

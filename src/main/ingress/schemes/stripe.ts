@@ -1,8 +1,7 @@
 import { stripe as provider } from '../../../shared/providers/stripe.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
-import { parseParameters, requireHeader, requireSignatures, singleParameter } from './headers.js';
+import { readStampedHeader } from './headers.js';
 import type { SignedContent } from './hmac.js';
-import { parseUnixSeconds } from './timestamps.js';
 import {
   at,
   genericSummary,
@@ -87,18 +86,15 @@ export const stripe = defineHmacScheme({
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
   read({ headers, body }) {
-    const parameters = parseParameters(
-      requireHeader(headers, SIGNATURE_HEADER),
-      ',',
-      SIGNATURE_HEADER,
-    );
-    const timestamp = parseUnixSeconds(
-      singleParameter(parameters, 't', SIGNATURE_HEADER),
-      `t= in ${SIGNATURE_HEADER} header`,
-    );
+    const { timestamp, candidates } = readStampedHeader(headers, {
+      header: SIGNATURE_HEADER,
+      separator: ',',
+      timestampKey: 't',
+      signatureKey: 'v1',
+    });
     const deliveryId = eventId(body);
     return {
-      candidates: requireSignatures(parameters.get('v1') ?? [], 'v1', SIGNATURE_HEADER),
+      candidates,
       content: signedContent(timestamp, body),
       timestamp,
       ...(deliveryId === undefined ? {} : { deliveryId }),
