@@ -71,7 +71,7 @@ export function WebhookList({
                 className={webhook.enabled ? undefined : 'webhook-disabled'}
               >
                 <td className="webhook-name">
-                  {webhook.name}
+                  <span>{webhook.name}</span>
                   {alarms
                     .filter((a) => a.webhookUid === webhook.uid)
                     .map((a) => (
