@@ -66,7 +66,8 @@ describe('withAdvisoryLock', () => {
 
     await other.query(
       `SELECT pg_terminate_backend(l.pid) FROM pg_locks l
-       WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()`,
+       WHERE l.locktype = 'advisory' AND l.granted AND l.pid <> pg_backend_pid()
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
 
     await waitFor(

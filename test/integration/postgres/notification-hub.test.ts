@@ -83,7 +83,8 @@ describe('NotificationHub', () => {
       const heard: HubSignal[] = [];
       b.subscribe('runs', (signal) => heard.push(signal));
       const cut = await database.pool.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'hookport listen replica-b'",
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'hookport listen replica-b' AND datname = current_database()`,
       );
       expect(cut.rowCount).toBe(1);
 
