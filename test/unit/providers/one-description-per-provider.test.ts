@@ -158,6 +158,7 @@ const MAY_NAME_PROVIDERS: Record<string, string> = {
   'src/main/ingress/steps/form-body.ts': 'GitHub’s form-encoded default, named in its refusal',
   'src/shared/contract/links.ts': 'provider links (API clients), not signatures',
   'src/renderer/pages/webhooks/ProviderLink.tsx': 'provider links (API clients), not signatures',
+  'src/renderer/pages/webhooks/link-form-words.ts': 'provider links (API clients), not signatures',
 };
 
 describe('the rest of the code', () => {
