@@ -75,9 +75,10 @@ export function createPostgresSearchIndex(pool: PgPool) {
             msPerRow.set(queue, (msPerRow.get(queue)! + spent) / 2);
           }
           indexed += updated;
-          if (performance.now() - started >= budgetMs) return { indexed, more: true };
-          // Fewer than asked: this queue is empty, or the rest is another relay's to index.
+          // Fewer than asked: this queue is empty, or the rest is another relay's to index. (Said
+          // before the budget: a slow answer on an empty queue is not "more to do".)
           if (updated < rows) break;
+          if (performance.now() - started >= budgetMs) return { indexed, more: true };
         }
       }
       return { indexed, more: false };
