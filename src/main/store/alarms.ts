@@ -8,6 +8,27 @@ export interface AlarmSettingsRecord {
   authFailureStreak: number | null;
 }
 
+/** A webhook_alarm_settings row, as both stores read it. */
+export interface AlarmSettingsRow {
+  expected_every_minutes: number | null;
+  cadence_set_at: number;
+  auth_failure_streak: number | null;
+}
+
+/** Null when the webhook never had alarm settings saved (the defaults apply). */
+export const toAlarmSettings = (
+  webhookUid: string,
+  row: AlarmSettingsRow | undefined,
+): AlarmSettingsRecord | null =>
+  row
+    ? {
+        webhookUid,
+        expectedEveryMinutes: row.expected_every_minutes,
+        cadenceSetAt: row.cadence_set_at,
+        authFailureStreak: row.auth_failure_streak,
+      }
+    : null;
+
 export interface RaisedAlarm {
   webhookUid: string;
   kind: AlarmKind;

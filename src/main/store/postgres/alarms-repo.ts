@@ -1,31 +1,18 @@
 import { alarmNotificationSchema, type AlarmKind } from '../../../shared/contract/alarms.js';
-import type { AlarmsRepository } from '../alarms.js';
+import { toAlarmSettings, type AlarmSettingsRow, type AlarmsRepository } from '../alarms.js';
 import type { Queryable } from './client.js';
-
-interface SettingsRow {
-  expected_every_minutes: number | null;
-  cadence_set_at: number;
-  auth_failure_streak: number | null;
-}
 
 /** alarms-repo.ts on PostgreSQL: settings per webhook, raised alarms, each factory's notification. */
 export function createPostgresAlarmsRepository(q: Queryable): AlarmsRepository {
   return {
     settings: async (webhookUid) => {
-      const { rows } = await q.query<SettingsRow>(
+      const { rows } = await q.query<AlarmSettingsRow>(
         `SELECT expected_every_minutes, cadence_set_at, auth_failure_streak
          FROM webhook_alarm_settings WHERE webhook_uid = $1`,
         [webhookUid],
       );
       const row = rows[0];
-      return row
-        ? {
-            webhookUid,
-            expectedEveryMinutes: row.expected_every_minutes,
-            cadenceSetAt: row.cadence_set_at,
-            authFailureStreak: row.auth_failure_streak,
-          }
-        : null;
+      return toAlarmSettings(webhookUid, row);
     },
     saveSettings: async (record) => {
       await q.query(

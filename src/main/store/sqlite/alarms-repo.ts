@@ -1,4 +1,9 @@
-import type { AlarmSettingsRecord, RaisedAlarm, AlarmsRepository } from '../alarms.js';
+import {
+  toAlarmSettings,
+  type AlarmSettingsRecord,
+  type RaisedAlarm,
+  type AlarmsRepository,
+} from '../alarms.js';
 import type { Sync } from '../store.js';
 import {
   alarmNotificationSchema,
@@ -44,14 +49,7 @@ export function createAlarmsRepository(db: Db): Sync<AlarmsRepository> {
     /** Null when the webhook never had alarm settings saved (the defaults apply). */
     settings: (webhookUid: string): AlarmSettingsRecord | null => {
       const row = settings.get(webhookUid);
-      return row
-        ? {
-            webhookUid,
-            expectedEveryMinutes: row.expected_every_minutes,
-            cadenceSetAt: row.cadence_set_at,
-            authFailureStreak: row.auth_failure_streak,
-          }
-        : null;
+      return toAlarmSettings(webhookUid, row);
     },
     saveSettings: (record: AlarmSettingsRecord): void => {
       saveSettings.run(record);
