@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { postToHook } from './deliver.js';
-import { StandinServer, type Answer, type ProviderRequest } from './standin-server.js';
+import { ProviderStandin, type Answer, type ProviderRequest } from './standin-server.js';
 
 /**
  * A stand-in for GitHub's REST API at the boundary we do not own (the relay's provider links
@@ -32,8 +32,7 @@ export interface StandinDelivery {
   body: Buffer;
 }
 
-export class GitHubStandin {
-  readonly server: StandinServer;
+export class GitHubStandin extends ProviderStandin {
   readonly hooks = new Map<number, StandinHook>();
   readonly deliveries: StandinDelivery[] = [];
   /** The most deliveries one page lists, whatever per_page asks (so pagination is exercised). */
@@ -42,22 +41,9 @@ export class GitHubStandin {
 
   constructor(
     private readonly token: string,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    this.server = new StandinServer((request) => this.route(request));
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  async start(): Promise<this> {
-    await this.server.start();
-    return this;
-  }
-
-  stop(): Promise<void> {
-    return this.server.stop();
+    super(now);
   }
 
   addHook(
@@ -126,7 +112,7 @@ export class GitHubStandin {
     return postToHook(hook.config.url, headers, delivery.body).then((r) => r.statusCode);
   }
 
-  private route(request: ProviderRequest): Answer {
+  protected route(request: ProviderRequest): Answer {
     const auth = request.headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) {
       return { status: 401, body: { message: 'Bad credentials' } };

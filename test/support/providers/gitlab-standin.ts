@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { postToHook } from './deliver.js';
-import { StandinServer, type Answer, type ProviderRequest } from './standin-server.js';
+import { ProviderStandin, type Answer, type ProviderRequest } from './standin-server.js';
 
 /**
  * A stand-in for GitLab's REST API v4 at the boundary we do not own (the relay's provider links
@@ -36,8 +36,7 @@ export interface GitLabStandinEvent {
   headers: Record<string, string>;
 }
 
-export class GitLabStandin {
-  readonly server: StandinServer;
+export class GitLabStandin extends ProviderStandin {
   readonly hooks = new Map<number, GitLabStandinHook>();
   readonly events: GitLabStandinEvent[] = [];
   /** The most events one page lists, whatever per_page asks (so pagination is exercised). */
@@ -46,23 +45,14 @@ export class GitLabStandin {
 
   constructor(
     private readonly token: string,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    this.server = new StandinServer((request) => this.route(request));
+    super(now);
   }
 
   /** What a link's `apiBaseUrl` is for this stand-in (GitLab's is https://gitlab.com/api/v4). */
   get apiBaseUrl(): string {
     return `${this.server.url}/api/v4`;
-  }
-
-  async start(): Promise<this> {
-    await this.server.start();
-    return this;
-  }
-
-  stop(): Promise<void> {
-    return this.server.stop();
   }
 
   addHook(project: string, url: string, token: string): GitLabStandinHook {
@@ -150,7 +140,7 @@ export class GitLabStandin {
     }
   }
 
-  private route(request: ProviderRequest): Answer {
+  protected route(request: ProviderRequest): Answer {
     if (request.headers['private-token'] !== this.token) {
       return { status: 401, body: { message: '401 Unauthorized' } };
     }

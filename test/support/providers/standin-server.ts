@@ -104,3 +104,28 @@ export class StandinServer {
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   }
 }
+
+/**
+ * A provider API stand-in: its own loopback server answering through `route`. Each provider's
+ * stand-in says which published description its routes follow.
+ */
+export abstract class ProviderStandin {
+  readonly server = new StandinServer((request) => this.route(request));
+
+  protected constructor(protected readonly now: () => number) {}
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  async start(): Promise<this> {
+    await this.server.start();
+    return this;
+  }
+
+  stop(): Promise<void> {
+    return this.server.stop();
+  }
+
+  protected abstract route(request: ProviderRequest): Answer | Promise<Answer>;
+}

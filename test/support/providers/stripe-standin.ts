@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { postToHook } from './deliver.js';
-import { StandinServer, type Answer, type ProviderRequest } from './standin-server.js';
+import { ProviderStandin, type Answer, type ProviderRequest } from './standin-server.js';
 
 /**
  * A stand-in for Stripe's API at the boundary we do not own (the relay's provider links talk to
@@ -33,8 +33,7 @@ export interface StripeStandinEvent {
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-export class StripeStandin {
-  readonly server: StandinServer;
+export class StripeStandin extends ProviderStandin {
   readonly endpoints = new Map<string, StripeStandinEndpoint>();
   readonly events: StripeStandinEvent[] = [];
   /** The most events one page lists, whatever `limit` asks (so pagination is exercised). */
@@ -42,22 +41,9 @@ export class StripeStandin {
 
   constructor(
     private readonly key: string,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    this.server = new StandinServer((request) => this.route(request));
-  }
-
-  get url(): string {
-    return this.server.url;
-  }
-
-  async start(): Promise<this> {
-    await this.server.start();
-    return this;
-  }
-
-  stop(): Promise<void> {
-    return this.server.stop();
+    super(now);
   }
 
   addEndpoint(url: string, secret: string, enabledEvents = ['*']): StripeStandinEndpoint {
@@ -133,7 +119,7 @@ export class StripeStandin {
     if (statusCode >= 200 && statusCode < 300) event.delivered.set(endpoint.id, true);
   }
 
-  private route(request: ProviderRequest): Answer {
+  protected route(request: ProviderRequest): Answer {
     if (request.headers.authorization !== `Bearer ${this.key}`) {
       return this.error(401, 'invalid_request_error', 'Invalid API Key provided.');
     }
