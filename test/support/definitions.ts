@@ -54,5 +54,24 @@ export interface SyncBody {
 export const sync = async (relay: TestRelay, body: Record<string, unknown> = {}) =>
   relay.api<SyncBody>('POST', '/api/factories/default/sync', body);
 
+let editedCopies = 0;
+
+/**
+ * Applies the directory as `edit` changes it, through a copy. The relay applies an edit to the
+ * directory it watches by itself about 200 ms later; on a loaded machine that can come first and
+ * leave an explicit apply nothing to report. The copy is what the relay watches afterwards: pass
+ * the returned `dir` to the next edit.
+ */
+export async function syncEdited(
+  relay: TestRelay,
+  dir: string,
+  edit: (copy: string) => void,
+): Promise<Awaited<ReturnType<typeof sync>> & { dir: string }> {
+  const copy = `${dir.replace(/~\d+$/, '')}~${++editedCopies}`;
+  cpSync(dir, copy, { recursive: true });
+  edit(copy);
+  return { ...(await sync(relay, { dir: copy })), dir: copy };
+}
+
 export const automationFile = (uids: string[], prompt = 'Triage it.', extra = ''): string =>
   `---\n${extra}triggers:\n  - provider: webhook\n    event: received\n    filter:\n      webhook_ids: [${uids.join(', ')}]\n---\n${prompt}\n`;

@@ -6,6 +6,7 @@ import {
   copyFixture,
   createFixtureSecrets,
   sync,
+  syncEdited,
   writeDefinition,
 } from '../../support/definitions.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -61,11 +62,12 @@ describe('applying a definition directory', () => {
   it('updates a changed file in place, keeping its UID', async () => {
     await sync(relay, { dir });
     const uid = await uidOf('nightly');
-    writeFileSync(
-      join(dir, 'webhooks/nightly.yaml'),
-      'authMode: token\nsecretName: nightly-token\nenabled: false\n',
+    const result = await syncEdited(relay, dir, (copy) =>
+      writeFileSync(
+        join(copy, 'webhooks/nightly.yaml'),
+        'authMode: token\nsecretName: nightly-token\nenabled: false\n',
+      ),
     );
-    const result = await sync(relay);
     expect(result.body.items.find((i) => i.name === 'nightly')).toMatchObject({
       action: 'update',
       id: uid,
@@ -83,8 +85,9 @@ describe('applying a definition directory', () => {
     expect(
       (await postDelivery(nightly.ingressUrl, '{}', bearer(secrets['nightly-token']!))).status,
     ).toBe(202);
-    rmSync(join(dir, 'webhooks/nightly.yaml'));
-    const result = await sync(relay);
+    const result = await syncEdited(relay, dir, (copy) =>
+      rmSync(join(copy, 'webhooks/nightly.yaml')),
+    );
     expect(result.body.items.find((i) => i.name === 'nightly')).toMatchObject({
       action: 'delete',
       id: nightly.uid,
@@ -98,8 +101,9 @@ describe('applying a definition directory', () => {
   it('treats a renamed file as a delete plus a create, and says so', async () => {
     await sync(relay, { dir });
     const before = await uidOf('nightly');
-    renameSync(join(dir, 'webhooks/nightly.yaml'), join(dir, 'webhooks/cron.yaml'));
-    const result = await sync(relay);
+    const result = await syncEdited(relay, dir, (copy) =>
+      renameSync(join(copy, 'webhooks/nightly.yaml'), join(copy, 'webhooks/cron.yaml')),
+    );
     const deleted = result.body.items.find((i) => i.name === 'nightly')!;
     const created = result.body.items.find((i) => i.name === 'cron')!;
     expect(deleted).toMatchObject({ action: 'delete', id: before });
@@ -112,8 +116,14 @@ describe('applying a definition directory', () => {
   it('creates, updates and deletes automations from their files, naming webhooks by UID', async () => {
     await sync(relay, { dir });
     const gh = await uidOf('github-prod');
-    writeDefinition(dir, 'automations/triage.md', automationFile([gh], 'Label the pull request.'));
-    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')?.action).toBe('create');
+    const created = await syncEdited(relay, dir, (copy) =>
+      writeDefinition(
+        copy,
+        'automations/triage.md',
+        automationFile([gh], 'Label the pull request.'),
+      ),
+    );
+    expect(created.body.items.find((i) => i.name === 'triage')?.action).toBe('create');
     type Automation = {
       name: string;
       prompt: string;
@@ -128,17 +138,21 @@ describe('applying a definition directory', () => {
         sourceFile: 'automations/triage.md',
       }),
     ]);
-    writeDefinition(
-      dir,
-      'automations/triage.md',
-      automationFile([gh], 'Label it and ask for a review.'),
+    const updated = await syncEdited(relay, created.dir, (copy) =>
+      writeDefinition(
+        copy,
+        'automations/triage.md',
+        automationFile([gh], 'Label it and ask for a review.'),
+      ),
     );
-    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')).toMatchObject({
+    expect(updated.body.items.find((i) => i.name === 'triage')).toMatchObject({
       action: 'update',
       changes: ['prompt'],
     });
-    rmSync(join(dir, 'automations/triage.md'));
-    expect((await sync(relay)).body.items.find((i) => i.name === 'triage')?.action).toBe('delete');
+    const deleted = await syncEdited(relay, updated.dir, (copy) =>
+      rmSync(join(copy, 'automations/triage.md')),
+    );
+    expect(deleted.body.items.find((i) => i.name === 'triage')?.action).toBe('delete');
     expect((await relay.api<{ items: unknown[] }>('GET', '/api/automations')).body.items).toEqual(
       [],
     );
