@@ -169,7 +169,7 @@ export class LinkKeeper {
         clientProblem: `The team secret "${link.tokenSecretName}" has no value here; store the ${PROVIDER_NAMES[link.kind]} token in it (Secrets).`,
       };
     }
-    return { link, webhook, expected, client: this.deps.clients(link, token), clientProblem: null };
+    return { link, webhook, expected, client: await this.deps.clients(link, token), clientProblem: null };
   }
 
   get repo(): Store['links'] {
@@ -185,7 +185,7 @@ export class LinkKeeper {
         null,
       );
     }
-    await this.deps.clients(link, token).readHook();
+    await (await this.deps.clients(link, token)).readHook();
   }
 
   /** Reads the provider's hook and saves what it says. */
