@@ -274,8 +274,8 @@ export class SqliteWriterThread implements DeliveryBatchStore {
 /**
  * The thread's script sits beside the code that starts it: writer-thread.js beside the bundle
  * (electron-vite's out/main, the benchmark's out/bench). From sources (vitest, `node --import tsx`)
- * it is writer-thread.ts, which needs a loader in the thread: the repository's dev boot
- * (scripts/ts-worker.mjs) registers one. The relay never resolves a devDependency itself.
+ * it is writer-thread.ts, which the thread cannot load as it is: the repository's dev boot
+ * (scripts/ts-worker.mjs) bundles it first. The relay never resolves a devDependency itself.
  */
 function startWorker(data: WriterThreadData, resourceLimits: ResourceLimits): Worker {
   const here = import.meta.url;
