@@ -1,8 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Child relays, CLI runs and browser tests run the build; a stale one is rebuilt first.
     // One PostgreSQL cluster for the run, started when a test first asks for it.
     globalSetup: ['test/support/fresh-build.ts', 'test/support/shared-postgres.ts'],
@@ -14,5 +13,21 @@ export default defineConfig({
     // Relays started as child processes keep their secrets in files, never in a developer's keychain;
     // the keychain tests start a private Secret Service and opt in explicitly.
     env: { HOOKPORT_SECRET_BACKEND: 'file' },
+    projects: [
+      {
+        extends: true,
+        // Pure functions, no relay, no ports: the files share a worker's loaded modules instead of
+        // each importing the sources again (docs/testing.md has the numbers).
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'relay',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**'],
+        },
+      },
+    ],
   },
 });
