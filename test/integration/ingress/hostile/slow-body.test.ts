@@ -6,9 +6,9 @@ import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 /**
  * PRODUCT §3: a body must finish within ~30 s. A trickling body is cut off and leaves no row.
- * (This is the one test that waits the full 30 s.)
+ * (This is the one test that waits the full 30 s; the stores wait side by side, concurrently.)
  */
-describe.each(storeKinds)('a body that trickles in (%s)', (storeKind) => {
+describe.concurrent.each(storeKinds)('a body that trickles in (%s)', (storeKind) => {
   let relay: TestRelay;
   beforeEach(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
