@@ -54,7 +54,7 @@ describe('header filters (filter.headers, §13)', () => {
     expect(runs.items.map((r) => r.deliveryId)).toEqual([pr]);
 
     const verdict = await relay.call('automations.testFilter', {
-      trigger: automation.triggers[0],
+      trigger: automation.triggers[0]!,
       deliveryId: issue,
     });
     expect(verdict).toEqual({
@@ -77,7 +77,7 @@ describe('header filters (filter.headers, §13)', () => {
       },
     });
     const passes = await relay.call('automations.testFilter', {
-      trigger: automation.triggers[0],
+      trigger: automation.triggers[0]!,
       deliveryId: pr,
     });
     expect(passes).toMatchObject({
@@ -109,7 +109,7 @@ describe('header filters (filter.headers, §13)', () => {
       triggers: [trigger(uid, { 'x-tag': { not_in: ['deploy'] } })],
     });
     const verdict = await relay.call('automations.testFilter', {
-      trigger: excluded.triggers[0],
+      trigger: excluded.triggers[0]!,
       deliveryId: repeated,
     });
     expect(verdict.headerCheck).toMatchObject({

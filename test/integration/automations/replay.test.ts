@@ -39,16 +39,16 @@ describe('Replay', () => {
       replayOf: originalId,
       payload: raw,
       webhookUid: uid,
-      runIds: replayed.body.runs,
+      runIds: replayed.runs,
       reason: `replay of ${originalId} (duplicate check skipped on purpose)`,
     });
     // The relay's one line per delivery covers replays too.
     expect(relay.logs).toContain(
-      `[ingress] 202 Accepted ${uid} ${replayed.body.delivery_id} ${Buffer.byteLength(raw)}B (replay of ${originalId}; 1 run(s) queued)`,
+      `[ingress] 202 Accepted ${uid} ${replayed.delivery_id} ${Buffer.byteLength(raw)}B (replay of ${originalId}; 1 run(s) queued)`,
     );
-    const run = await getRun(relay, replayed.body.runs[0]!);
+    const run = await getRun(relay, replayed.runs[0]!);
     expect(run.automationId).toBe(automation.id);
-    expect(run.input).toContain(`- Delivery ID: ${replayed.body.delivery_id}`);
+    expect(run.input).toContain(`- Delivery ID: ${replayed.delivery_id}`);
 
     // Replaying twice is on purpose too: each replay is accepted, never a Duplicate.
     const twice = await relay.call('deliveries.replay', { id: originalId });
