@@ -83,10 +83,11 @@ describe('choosing where secret values live', () => {
       'not-ours',
     );
     const relay = await startTestRelay({ secretBackend: 'keychain' });
-    const refused = await relay.call('secrets.create', { name: 'taken' });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({
-      error: { path: 'name', message: expect.stringContaining('did not create') as unknown },
+    const refused = await relay.callError('secrets.create', { name: 'taken' });
+    expect(refused).toMatchObject({
+      code: 'conflict',
+      path: 'name',
+      message: expect.stringContaining('did not create') as unknown,
     });
     expect(
       keyring.secretTool(['lookup', 'service', 'hookport', 'username', 'default/taken']).stdout,
