@@ -47,7 +47,7 @@ describe('delivery activity and filtered log pages', () => {
     });
     expect(busy.hours.slice(0, 23).every((h) => Object.values(h).every((n) => n === 0))).toBe(true);
     expect(Date.parse(busy.lastDeliveryAt!)).toBeGreaterThanOrEqual(before - 1000);
-    const quiet = response.body.items.find((a) => a.uid === quietUid)!;
+    const quiet = response.items.find((a) => a.uid === quietUid)!;
     expect(quiet.lastDeliveryAt).toBeNull();
   });
 
