@@ -1,58 +1,53 @@
 import type { Automation } from '../../src/shared/contract/automations.js';
-import type { ExecutorConfig } from '../../src/shared/contract/executors.js';
+import type { MethodInput, MethodOutput } from '../../src/shared/contract/index.js';
+import type { PayloadFilter } from '../../src/shared/filter/types.js';
 import type { Run, RunDetail, RunStatus } from '../../src/shared/contract/runs.js';
 import type { TestRelay } from './relay.js';
 import { waitFor } from './wait.js';
 
 export type { Automation, Run, RunDetail, RunStatus };
 
-type Api = Pick<TestRelay, 'api'>;
+type Api = Pick<TestRelay, 'call'>;
 
 /** A Webhook trigger as seed §2.3 spells it. */
-export function webhookTrigger(webhookIds: string[], payload?: Record<string, unknown>) {
+export function webhookTrigger(webhookIds: string[], payload?: PayloadFilter) {
   return {
-    provider: 'webhook',
-    event: 'received',
+    provider: 'webhook' as const,
+    event: 'received' as const,
     filter:
       payload === undefined ? { webhook_ids: webhookIds } : { webhook_ids: webhookIds, payload },
   };
 }
 
-export async function createAutomation(
+export function createAutomation(
   relay: Api,
-  input: { name: string; prompt?: string; enabled?: boolean; triggers: unknown[] },
+  input: Omit<MethodInput<'automations.create'>, 'prompt'> & { prompt?: string },
 ): Promise<Automation> {
-  const response = await relay.api<Automation>('POST', '/api/automations', {
-    prompt: `Handle the ${input.name} event.`,
-    ...input,
-  });
-  if (response.status !== 201)
-    throw new Error(`create automation: ${JSON.stringify(response.body)}`);
-  return response.body;
+  return relay.call('automations.create', { prompt: `Handle the ${input.name} event.`, ...input });
 }
 
 /** Sets the default factory's executor through the management API, as the Settings page does. */
-export async function setExecutor(relay: Api, executor: Partial<ExecutorConfig>): Promise<void> {
-  const response = await relay.api('PATCH', '/api/factories/default', { executor });
-  if (response.status !== 200) throw new Error(`set executor: ${JSON.stringify(response.body)}`);
-}
-
-export async function getRun(relay: Api, id: string): Promise<RunDetail> {
-  const response = await relay.api<RunDetail>('GET', `/api/runs/${id}`);
-  if (response.status !== 200) throw new Error(`reading ${id}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-export async function listRuns(
+export async function setExecutor(
   relay: Api,
-  query = '',
-): Promise<{ items: Run[]; nextBefore: string | null }> {
-  const response = await relay.api<{ items: Run[]; nextBefore: string | null }>(
-    'GET',
-    `/api/runs${query}`,
-  );
-  if (response.status !== 200) throw new Error(`listing runs: ${JSON.stringify(response.body)}`);
-  return response.body;
+  executor: NonNullable<MethodInput<'factories.update'>['executor']>,
+): Promise<void> {
+  await relay.call('factories.update', { id: 'default', executor });
+}
+
+export function getRun(relay: Api, id: string): Promise<RunDetail> {
+  return relay.call('runs.get', { id });
+}
+
+/** `query` as fields, or (for older callers) as a query string such as `?status=failed`. */
+export function listRuns(
+  relay: Api,
+  query: MethodInput<'runs.list'> | string = {},
+): Promise<MethodOutput<'runs.list'>> {
+  const input =
+    typeof query === 'string'
+      ? (Object.fromEntries(new URLSearchParams(query)) as MethodInput<'runs.list'>)
+      : query;
+  return relay.call('runs.list', input);
 }
 
 const FINISHED: RunStatus[] = ['succeeded', 'failed', 'interrupted'];

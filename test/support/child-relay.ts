@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AdminClient } from '../../src/main/cli/admin-client.js';
 import { REPO_ROOT, hookportArgv } from './hookport-bin.js';
+import type { TestRelay } from './relay.js';
 
 export interface ChildRelay {
   child: ChildProcess;
@@ -76,6 +78,14 @@ export async function spawnServe(
 }
 
 /** Calls the child's management API with its admin token. */
+/** Management calls to a child relay through the contract, as `TestRelay.call` makes them. */
+export function clientOf(
+  relay: Pick<ChildRelay, 'adminUrl' | 'adminToken'>,
+): Pick<TestRelay, 'call'> {
+  const client = new AdminClient(relay.adminUrl, relay.adminToken);
+  return { call: (method, input) => client.call(method, input) };
+}
+
 export async function childApi<T = Record<string, unknown>>(
   relay: Pick<ChildRelay, 'adminUrl' | 'adminToken'>,
   method: string,

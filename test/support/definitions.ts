@@ -26,12 +26,8 @@ export async function createFixtureSecrets(relay: TestRelay): Promise<Record<str
     ['nightly-token', undefined],
     ['partner-url', undefined],
   ] as const) {
-    const created = await relay.api<{ value: string }>(
-      'POST',
-      '/api/secrets',
-      value ? { name, value } : { name },
-    );
-    values[name] = created.body.value;
+    const created = await relay.call('secrets.create', value ? { name, value } : { name });
+    values[name] = created.value;
   }
   return values;
 }

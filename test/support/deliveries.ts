@@ -1,43 +1,27 @@
 import type { Delivery } from '../../src/shared/contract/deliveries.js';
+import type { MethodOutput } from '../../src/shared/contract/index.js';
 import { bearer, postDelivery, type CreatedWebhook, type TestRelay } from './relay.js';
 import { waitFor } from './wait.js';
 
 export type { Delivery };
-/** One log entry as `GET /api/deliveries/:id` answers it: the payload and the request (§13). */
-export type DeliveryWithPayload = Delivery & {
-  payload: string | null;
-  method: string | null;
-  path: string | null;
-  headers: Array<[string, string]> | null;
-};
+/** One log entry as `deliveries.get` answers it: the payload and the request (§13). */
+export type DeliveryWithPayload = MethodOutput<'deliveries.get'>;
 
 /** One page of a webhook's delivery log, through the management API as the UI reads it. */
-export async function listDeliveries(
-  relay: Pick<TestRelay, 'api'>,
+export function listDeliveries(
+  relay: Pick<TestRelay, 'call'>,
   uid: string,
   query: { limit?: number; before?: string } = {},
-): Promise<{ items: Delivery[]; nextBefore: string | null }> {
-  const params = new URLSearchParams();
-  if (query.limit !== undefined) params.set('limit', String(query.limit));
-  if (query.before !== undefined) params.set('before', query.before);
-  const suffix = params.size > 0 ? `?${params.toString()}` : '';
-  const response = await relay.api<{ items: Delivery[]; nextBefore: string | null }>(
-    'GET',
-    `/api/webhooks/${uid}/deliveries${suffix}`,
-  );
-  if (response.status !== 200)
-    throw new Error(`listing deliveries: ${JSON.stringify(response.body)}`);
-  return response.body;
+): Promise<MethodOutput<'deliveries.list'>> {
+  return relay.call('deliveries.list', { uid, ...query });
 }
 
 /** One log entry, with its stored payload when it was accepted. */
-export async function getDelivery(
-  relay: Pick<TestRelay, 'api'>,
+export function getDelivery(
+  relay: Pick<TestRelay, 'call'>,
   id: string,
 ): Promise<DeliveryWithPayload> {
-  const response = await relay.api<DeliveryWithPayload>('GET', `/api/deliveries/${id}`);
-  if (response.status !== 200) throw new Error(`reading ${id}: ${JSON.stringify(response.body)}`);
-  return response.body;
+  return relay.call('deliveries.get', { id });
 }
 
 /**
@@ -45,7 +29,7 @@ export async function getDelivery(
  * sender, so they reach the log with the next commit, a moment after their answer.
  */
 export async function waitForDeliveries(
-  relay: Pick<TestRelay, 'api'>,
+  relay: Pick<TestRelay, 'call'>,
   uid: string,
   count: number,
 ): Promise<Delivery[]> {

@@ -6,6 +6,7 @@ import type { CoreConfig } from '../../src/main/config.js';
 import { startCore, type Core } from '../../src/main/core.js';
 import type { Logger } from '../../src/main/log.js';
 import type { MethodInput, MethodName, MethodOutput } from '../../src/shared/contract/index.js';
+import { ApiError } from '../../src/shared/errors.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -27,21 +28,26 @@ export interface TestRelay {
    * a refusal rejects with the ApiError. Tests of the HTTP transport itself use `api`.
    */
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  /**
+   * A call the test expects the relay to refuse: resolves with the refusal (code, message, path),
+   * and fails the test if the call succeeded. The input is loosely typed so that a test can send
+   * what the contract's own types would not let through.
+   */
+  callError<M extends MethodName>(
+    method: M,
+    input: MethodInput<M> | Record<string, unknown>,
+  ): Promise<ApiError>;
   api<T = Record<string, unknown>>(
     method: string,
     path: string,
     body?: unknown,
     options?: { token?: string | null; headers?: Record<string, string> },
   ): Promise<ApiResponse<T>>;
-  createWebhook(input: Record<string, unknown>): Promise<CreatedWebhook>;
+  createWebhook(input: MethodInput<'webhooks.create'>): Promise<CreatedWebhook>;
   stop(): Promise<void>;
 }
 
-export interface CreatedWebhook {
-  webhook: { uid: string; name: string; authMode: string; ingressUrl: string; secretName: string };
-  secret: string | null;
-  ingressUrl: string;
-}
+export type CreatedWebhook = MethodOutput<'webhooks.create'>;
 
 export function tempDir(prefix = 'hookport-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -92,21 +98,28 @@ export async function startTestRelay(overrides: Partial<CoreConfig> = {}): Promi
   };
 
   const client = new AdminClient(adminUrl, adminToken);
+  const call: TestRelay['call'] = (method, input) => client.call(method, input);
   return {
     core,
     dataDir,
-    call: (method, input) => client.call(method, input),
+    call,
+    async callError(method, input) {
+      try {
+        const output = await client.call(method, input as MethodInput<typeof method>);
+        throw new Error(
+          `${method} was expected to be refused but answered ${JSON.stringify(output)}`,
+        );
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        throw error;
+      }
+    },
     ingressUrl: core.ingressListenUrl,
     adminUrl,
     adminToken,
     logs,
     api,
-    async createWebhook(input) {
-      const response = await api<CreatedWebhook>('POST', '/api/webhooks', input);
-      if (response.status !== 201)
-        throw new Error(`create webhook failed: ${JSON.stringify(response.body)}`);
-      return response.body;
-    },
+    createWebhook: (input) => call('webhooks.create', input),
     async stop() {
       await core.stop();
       if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -65,24 +65,18 @@ describe('paging through recent deliveries', () => {
   it('refuses a limit outside 1–500 or a malformed cursor, naming the field', async () => {
     const { webhook } = await relay.createWebhook({ name: 'bounds' });
     for (const limit of ['0', '501', 'many']) {
-      const response = await relay.api(
-        'GET',
-        `/api/webhooks/${webhook.uid}/deliveries?limit=${limit}`,
-      );
-      expect(response.status, limit).toBe(400);
-      expect(response.body, limit).toMatchObject({
-        error: { code: 'invalid_input', path: 'limit' },
-      });
+      const refused = await relay.callError('deliveries.list', { uid: webhook.uid, limit });
+      expect(refused, limit).toMatchObject({ code: 'invalid_input', path: 'limit' });
     }
-    const badCursor = await relay.api(
-      'GET',
-      `/api/webhooks/${webhook.uid}/deliveries?before=yesterday`,
-    );
-    expect(badCursor.body).toMatchObject({ error: { path: 'before' } });
+    const badCursor = await relay.callError('deliveries.list', {
+      uid: webhook.uid,
+      before: 'yesterday',
+    });
+    expect(badCursor).toMatchObject({ code: 'invalid_input', path: 'before' });
   });
 
   it('answers 404 for a webhook that never existed', async () => {
-    const response = await relay.api('GET', `/api/webhooks/wh_${'0'.repeat(24)}/deliveries`);
-    expect(response.status).toBe(404);
+    const refused = await relay.callError('deliveries.list', { uid: `wh_${'0'.repeat(24)}` });
+    expect(refused.code).toBe('not_found');
   });
 });

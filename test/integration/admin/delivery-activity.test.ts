@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebhookActivity } from '../../../src/shared/contract/deliveries.js';
-import type { Delivery } from '../../support/deliveries.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { logSettled } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 
@@ -36,12 +35,8 @@ describe('delivery activity and filtered log pages', () => {
   it('counts the last 24 hours by label in the current hour, and the last delivery time', async () => {
     const before = Date.now();
     const { uid, quietUid } = await sendMix();
-    const response = await relay.api<{ since: string; items: WebhookActivity[] }>(
-      'GET',
-      '/api/activity',
-    );
-    expect(response.status).toBe(200);
-    const busy = response.body.items.find((a) => a.uid === uid)!;
+    const response = await relay.call('deliveries.activity', {});
+    const busy = response.items.find((a) => a.uid === uid)!;
     expect(busy.hours).toHaveLength(24);
     expect(busy.hours[23]).toEqual({
       Accepted: 2,
@@ -52,7 +47,7 @@ describe('delivery activity and filtered log pages', () => {
     });
     expect(busy.hours.slice(0, 23).every((h) => Object.values(h).every((n) => n === 0))).toBe(true);
     expect(Date.parse(busy.lastDeliveryAt!)).toBeGreaterThanOrEqual(before - 1000);
-    const quiet = response.body.items.find((a) => a.uid === quietUid)!;
+    const quiet = response.items.find((a) => a.uid === quietUid)!;
     expect(quiet.lastDeliveryAt).toBeNull();
   });
 
@@ -66,11 +61,8 @@ describe('delivery activity and filtered log pages', () => {
       now += 5 * 3_600_000;
       expect((await send(2)).status).toBe(202);
       await logSettled(clocked);
-      const response = await clocked.api<{ since: string; items: WebhookActivity[] }>(
-        'GET',
-        '/api/activity',
-      );
-      const hours = response.body.items.find((a) => a.uid === hook.webhook.uid)!.hours;
+      const response = await clocked.call('deliveries.activity', {});
+      const hours = response.items.find((a) => a.uid === hook.webhook.uid)!.hours;
       expect(hours.map((h) => h.Accepted)).toEqual(
         Array.from({ length: 24 }, (_, i) => (i === 18 || i === 23 ? 1 : 0)),
       );
@@ -81,23 +73,19 @@ describe('delivery activity and filtered log pages', () => {
 
   it('pages only the entries of one label, or of one identity', async () => {
     const { uid, acceptedIds } = await sendMix();
-    const list = async (query: string) =>
-      relay.api<{ items: Delivery[]; nextBefore: string | null }>(
-        'GET',
-        `/api/webhooks/${uid}/deliveries?${query}`,
-      );
+    const list = (query: Omit<MethodInput<'deliveries.list'>, 'uid'>) =>
+      relay.call('deliveries.list', { uid, ...query });
 
-    const accepted = await list('label=Accepted');
-    expect(accepted.body.items.map((d) => d.id)).toEqual([...acceptedIds].reverse());
-    const auth = await list(`label=${encodeURIComponent('Rejected (auth)')}`);
-    expect(auth.body.items.map((d) => d.label)).toEqual(['Rejected (auth)']);
+    const accepted = await list({ label: 'Accepted' });
+    expect(accepted.items.map((d) => d.id)).toEqual([...acceptedIds].reverse());
+    const auth = await list({ label: 'Rejected (auth)' });
+    expect(auth.items.map((d) => d.label)).toEqual(['Rejected (auth)']);
 
-    const order1 = await list('identity=order-1');
-    expect(order1.body.items.map((d) => d.label)).toEqual(['Duplicate', 'Accepted']);
-    expect(order1.body.items[1]!.id).toBe(acceptedIds[0]);
+    const order1 = await list({ identity: 'order-1' });
+    expect(order1.items.map((d) => d.label)).toEqual(['Duplicate', 'Accepted']);
+    expect(order1.items[1]!.id).toBe(acceptedIds[0]);
 
-    const bad = await list('label=Rejected');
-    expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ error: { code: 'invalid_input', path: 'label' } });
+    const bad = await relay.callError('deliveries.list', { uid, label: 'Rejected' });
+    expect(bad).toMatchObject({ code: 'invalid_input', path: 'label' });
   });
 });

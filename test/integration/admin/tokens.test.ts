@@ -1,10 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AdminClient } from '../../../src/main/cli/admin-client.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
-
-interface MintedToken {
-  token: { id: string; name: string; role: string; createdAt: string; lastUsedAt: string | null };
-  value: string;
-}
 
 /** PRODUCT §11: /api/tokens mints (value shown once), lists (never values) and revokes at once. */
 describe('admin API tokens', () => {
@@ -14,17 +10,15 @@ describe('admin API tokens', () => {
   });
   afterEach(() => relay.stop());
 
-  const mint = async (name: string, role: 'manage' | 'view') => {
-    const response = await relay.api<MintedToken>('POST', '/api/tokens', { name, role });
-    expect(response.status).toBe(201);
-    return response.body;
-  };
+  const mint = (name: string, role: 'manage' | 'view') =>
+    relay.call('tokens.create', { name, role });
 
   it('shows a new token value once; the list never shows values', async () => {
     const minted = await mint('ci', 'manage');
     expect(minted.value).toMatch(/^hpt_[A-Za-z0-9_-]{43}$/);
     expect(minted.token).toMatchObject({ name: 'ci', role: 'manage', lastUsedAt: null });
 
+    // Raw: the answer's own keys are checked, not the contract's view of them.
     const list = await relay.api<{ items: Array<Record<string, unknown>> }>('GET', '/api/tokens');
     expect(list.body.items).toHaveLength(1);
     expect(Object.keys(list.body.items[0]!).sort()).toEqual(
@@ -35,15 +29,12 @@ describe('admin API tokens', () => {
 
   it('lets a minted manage token write, and records when it was last used', async () => {
     const minted = await mint('automation', 'manage');
-    const created = await relay.api(
-      'POST',
-      '/api/webhooks',
-      { name: 'by-token' },
-      { token: minted.value },
-    );
-    expect(created.status).toBe(201);
-    const list = await relay.api<{ items: MintedToken['token'][] }>('GET', '/api/tokens');
-    expect(list.body.items[0]!.lastUsedAt).not.toBeNull();
+    const created = await new AdminClient(relay.adminUrl, minted.value).call('webhooks.create', {
+      name: 'by-token',
+    });
+    expect(created.webhook.name).toBe('by-token');
+    const list = await relay.call('tokens.list', {});
+    expect(list.items[0]!.lastUsedAt).not.toBeNull();
   });
 
   it('refuses a revoked token with 401 at once', async () => {
@@ -52,13 +43,14 @@ describe('admin API tokens', () => {
       (await relay.api('GET', '/api/webhooks', undefined, { token: minted.value })).status,
     ).toBe(200);
 
-    const revoked = await relay.api('DELETE', `/api/tokens/${minted.token.id}`);
-    expect(revoked.body).toEqual({ id: minted.token.id, deleted: true });
+    const revoked = await relay.call('tokens.delete', { id: minted.token.id });
+    expect(revoked).toEqual({ id: minted.token.id, deleted: true });
     expect(
       (await relay.api('GET', '/api/webhooks', undefined, { token: minted.value })).status,
     ).toBe(401);
-    expect((await relay.api<{ items: unknown[] }>('GET', '/api/tokens')).body.items).toEqual([]);
-    expect((await relay.api('DELETE', `/api/tokens/${minted.token.id}`)).status).toBe(404);
+    expect((await relay.call('tokens.list', {})).items).toEqual([]);
+    const again = await relay.callError('tokens.delete', { id: minted.token.id });
+    expect(again.code).toBe('not_found');
   });
 
   it('ends the browser sessions opened with a token when it is revoked, and only those', async () => {
@@ -85,7 +77,7 @@ describe('admin API tokens', () => {
       (await fetch(`${relay.adminUrl}/api/webhooks`, { headers: { cookie } })).status;
     expect([await statusWith(viaLink), await statusWith(viaForm)]).toEqual([200, 200]);
 
-    await relay.api('DELETE', `/api/tokens/${minted.token.id}`);
+    await relay.call('tokens.delete', { id: minted.token.id });
     expect([await statusWith(viaLink), await statusWith(viaForm)]).toEqual([401, 401]);
     expect(await statusWith(admin)).toBe(200);
   });

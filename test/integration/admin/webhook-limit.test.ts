@@ -14,27 +14,19 @@ describe('the webhooks-per-factory limit', () => {
     for (let i = 1; i <= 20; i++)
       uids.push((await relay.createWebhook({ name: `hook-${i}` })).webhook.uid);
 
-    const refused = await relay.api<{ error: { code: string; message: string } }>(
-      'POST',
-      '/api/webhooks',
-      {
-        name: 'hook-21',
-      },
-    );
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.code).toBe('limit_reached');
-    expect(refused.body.error.message).toMatch(/20 webhooks/);
-    expect(refused.body.error.message).toMatch(/Delete one/);
+    const refused = await relay.callError('webhooks.create', { name: 'hook-21' });
+    expect(refused.code).toBe('limit_reached');
+    expect(refused.message).toMatch(/20 webhooks/);
+    expect(refused.message).toMatch(/Delete one/);
 
-    const factories = await relay.api<{
-      items: Array<{ id: string; webhookCount: number; webhookLimit: number }>;
-    }>('GET', '/api/factories');
-    expect(factories.body.items).toContainEqual(
+    const factories = await relay.call('factories.list', {});
+    expect(factories.items).toContainEqual(
       expect.objectContaining({ id: 'default', webhookCount: 20, webhookLimit: 20 }),
     );
 
-    await relay.api('DELETE', `/api/webhooks/${uids[0]}`);
-    expect((await relay.api('POST', '/api/webhooks', { name: 'hook-21' })).status).toBe(201);
-    expect((await relay.api('POST', '/api/webhooks', { name: 'hook-22' })).status).toBe(409);
+    await relay.call('webhooks.delete', { uid: uids[0]! });
+    expect((await relay.call('webhooks.create', { name: 'hook-21' })).webhook.name).toBe('hook-21');
+    const over = await relay.callError('webhooks.create', { name: 'hook-22' });
+    expect(over.code).toBe('limit_reached');
   });
 });

@@ -15,13 +15,6 @@ import {
 import { waitFor } from '../../support/wait.js';
 
 const HOUR = 3_600_000;
-type Alarm = {
-  webhookUid: string;
-  webhookName: string;
-  kind: string;
-  since: string;
-  message: string;
-};
 type Notice = {
   event: string;
   kind: string;
@@ -37,8 +30,7 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
   let receiver: Receiver;
 
   const start = () => startTestRelay({ dataDir, now: () => clock });
-  const alarms = async (): Promise<Alarm[]> =>
-    (await relay.api<{ items: Alarm[] }>('GET', '/api/alarms')).body.items;
+  const alarms = async () => (await relay.call('alarms.list', {})).items;
   const notices = (uid: string): Notice[] =>
     (receiver.received as Notice[]).filter((n) => n.webhook.uid === uid);
   const send = async (hook: CreatedWebhook, secret: string | null, n: number) =>
@@ -49,10 +41,10 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
     dataDir = tempDir();
     relay = await start();
     receiver = await startReceiver();
-    const set = await relay.api('PATCH', '/api/factories/default/alarm-notification', {
+    await relay.call('factories.setAlarmNotification', {
+      id: 'default',
       notification: { kind: 'http', url: receiver.url },
     });
-    expect(set.status).toBe(200);
   });
   afterEach(async () => {
     await relay.stop();
@@ -62,10 +54,8 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
   it('raises one alarm when a webhook goes quiet past its cadence, and one recovery', async () => {
     const hook = await relay.createWebhook({ name: 'nightly' });
     const uid = hook.webhook.uid;
-    const set = await relay.api('PATCH', `/api/webhooks/${uid}/alarms`, {
-      expectedEveryMinutes: 360,
-    });
-    expect(set.body).toEqual({ uid, expectedEveryMinutes: 360, authFailureStreak: 5 });
+    const set = await relay.call('webhooks.setAlarms', { uid, expectedEveryMinutes: 360 });
+    expect(set).toEqual({ uid, expectedEveryMinutes: 360, authFailureStreak: 5 });
     expect(await send(hook, hook.secret, 1)).toBe(202);
 
     clock += 5 * HOUR;
@@ -163,7 +153,7 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
   it('remembers a raised alarm across a restart: no second alarm, and the recovery still comes', async () => {
     const hook = await relay.createWebhook({ name: 'restarted' });
     const uid = hook.webhook.uid;
-    await relay.api('PATCH', `/api/webhooks/${uid}/alarms`, { expectedEveryMinutes: 60 });
+    await relay.call('webhooks.setAlarms', { uid, expectedEveryMinutes: 60 });
     clock += 2 * HOUR;
     await relay.core.alarms.evaluate();
     await waitFor(() => notices(uid).length >= 1, 'the alarm notice');
@@ -185,12 +175,12 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
       "let s='';process.stdin.on('data',c=>s+=c).on('end',()=>require('fs').appendFileSync(" +
       'process.argv[1],JSON.stringify({stdin:JSON.parse(s),event:process.env.HOOKPORT_ALARM_EVENT,' +
       "name:process.env.HOOKPORT_ALARM_WEBHOOK_NAME,token:process.env.HOOKPORT_ADMIN_TOKEN??null})+'\\n'))";
-    const set = await relay.api('PATCH', '/api/factories/default/alarm-notification', {
+    await relay.call('factories.setAlarmNotification', {
+      id: 'default',
       notification: { kind: 'command', command: process.execPath, args: ['-e', script, out] },
     });
-    expect(set.status).toBe(200);
     const hook = await relay.createWebhook({ name: 'strict' });
-    await relay.api('PATCH', `/api/webhooks/${hook.webhook.uid}/alarms`, { authFailureStreak: 1 });
+    await relay.call('webhooks.setAlarms', { uid: hook.webhook.uid, authFailureStreak: 1 });
     expect(await send(hook, 'wrong', 1)).toBe(401);
     const line = await waitFor(
       () => (existsSync(out) ? readFileSync(out, 'utf8').trim() : null),
@@ -207,31 +197,21 @@ describe('alarms: a quiet webhook and a Rejected (auth) streak', () => {
   it('keeps settings per webhook, checks them, and lets a view token read but not change them', async () => {
     const hook = await relay.createWebhook({ name: 'checked' });
     const uid = hook.webhook.uid;
-    const bad = await relay.api<{ error: { message: string; path: string } }>(
-      'PATCH',
-      `/api/webhooks/${uid}/alarms`,
-      { expectedEveryMinutes: 0 },
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ path: 'expectedEveryMinutes' });
-    expect(bad.body.error.message).toContain('at least 1 minute');
-    const off = await relay.api('PATCH', `/api/webhooks/${uid}/alarms`, {
-      authFailureStreak: null,
+    const bad = await relay.callError('webhooks.setAlarms', { uid, expectedEveryMinutes: 0 });
+    expect(bad).toMatchObject({ code: 'invalid_input', path: 'expectedEveryMinutes' });
+    expect(bad.message).toContain('at least 1 minute');
+    const off = await relay.call('webhooks.setAlarms', { uid, authFailureStreak: null });
+    expect(off).toEqual({ uid, expectedEveryMinutes: null, authFailureStreak: null });
+    const badUrl = await relay.callError('factories.setAlarmNotification', {
+      id: 'default',
+      notification: { kind: 'http', url: 'ftp://example.org' },
     });
-    expect(off.body).toEqual({ uid, expectedEveryMinutes: null, authFailureStreak: null });
-    const badUrl = await relay.api<{ error: { message: string } }>(
-      'PATCH',
-      '/api/factories/default/alarm-notification',
-      { notification: { kind: 'http', url: 'ftp://example.org' } },
-    );
-    expect(badUrl.status).toBe(400);
-    expect(badUrl.body.error.message).toContain('http:// or https://');
+    expect(badUrl.code).toBe('invalid_input');
+    expect(badUrl.message).toContain('http:// or https://');
 
-    const view = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'watcher',
-      role: 'view',
-    });
-    const asViewer = { token: view.body.value };
+    // Which role may call what is the transport's check: read as HTTP.
+    const view = await relay.call('tokens.create', { name: 'watcher', role: 'view' });
+    const asViewer = { token: view.value };
     expect(
       (await relay.api('GET', `/api/webhooks/${uid}/alarms`, undefined, asViewer)).status,
     ).toBe(200);

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAutomation, webhookTrigger, type Automation } from '../../support/automations.js';
+import { createAutomation, webhookTrigger } from '../../support/automations.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
-
-type ErrorBody = { error: { code: string; message: string; path?: string } };
 
 describe('automations over the management API', () => {
   let relay: TestRelay;
@@ -58,13 +56,12 @@ describe('automations over the management API', () => {
   });
 
   it('refuses an invalid payload filter when saved, naming the path of the bad key', async () => {
-    const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const response = await relay.callError('automations.create', {
       name: 'bad',
       prompt: 'x',
       triggers: [webhookTrigger([uid], { pull_request: { state: { in: 'open' } } })],
     });
-    expect(response.status).toBe(400);
-    expect(response.body.error).toEqual({
+    expect(response).toMatchObject({
       code: 'invalid_input',
       message: 'triggers.0.filter.payload.pull_request.state.in: expected an array of values',
       path: 'triggers.0.filter.payload.pull_request.state.in',
@@ -74,12 +71,13 @@ describe('automations over the management API', () => {
       name: 'good',
       triggers: [webhookTrigger([uid])],
     });
-    const patched = await relay.api<ErrorBody>('PATCH', `/api/automations/${onUpdate.id}`, {
+    const patched = await relay.callError('automations.update', {
+      id: onUpdate.id,
       triggers: [webhookTrigger([uid]), webhookTrigger([uid], { labels: { not_in: [] } })],
     });
-    expect(patched.status).toBe(400);
-    expect(patched.body.error.path).toBe('triggers.1.filter.payload.labels.not_in');
-    expect(patched.body.error.message).toMatch(/empty list excludes nothing/);
+    expect(patched.code).toBe('invalid_input');
+    expect(patched.path).toBe('triggers.1.filter.payload.labels.not_in');
+    expect(patched.message).toMatch(/empty list excludes nothing/);
   });
 
   it('refuses triggers that are not Webhook triggers, naming the field', async () => {
@@ -91,69 +89,69 @@ describe('automations over the management API', () => {
       [{ ...webhookTrigger([uid]), extra: true }, 'triggers.0.extra'],
     ];
     for (const [trigger, path] of cases) {
-      const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+      const response = await relay.callError('automations.create', {
         name: 'bad',
         prompt: 'x',
         triggers: [trigger],
       });
-      expect(response.status, path).toBe(400);
-      expect(response.body.error.path, JSON.stringify(trigger)).toBe(path);
+      expect(response.code, path).toBe('invalid_input');
+      expect(response.path, JSON.stringify(trigger)).toBe(path);
     }
   });
 
   it('refuses a trigger naming a webhook UID that does not exist in the factory', async () => {
     const unknown = 'wh_000000000000000000000000';
-    const response = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const response = await relay.callError('automations.create', {
       name: 'ghost',
       prompt: 'x',
       triggers: [webhookTrigger([uid, unknown])],
     });
-    expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({
+    expect(response.code).toBe('invalid_input');
+    expect(response).toMatchObject({
       path: 'triggers.0.filter.webhook_ids.1',
       message: `triggers.0.filter.webhook_ids.1: no webhook ${unknown} in factory "default"`,
     });
   });
 
   it('refuses a missing name or prompt, a duplicate name and an unknown factory', async () => {
-    const noPrompt = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const noPrompt = await relay.callError('automations.create', {
       name: 'a',
       prompt: '   ',
       triggers: [],
     });
-    expect(noPrompt.body.error).toMatchObject({
+    expect(noPrompt).toMatchObject({
       path: 'prompt',
       message: 'prompt: must not be empty',
     });
     // PostgreSQL text cannot hold NUL: refused on every store alike, with the field named.
-    const withNul = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const withNul = await relay.callError('automations.create', {
       name: 'nul',
       prompt: 'before\u0000after',
       triggers: [],
     });
-    expect(withNul.status).toBe(400);
-    expect(withNul.body.error).toMatchObject({
+    expect(withNul.code).toBe('invalid_input');
+    expect(withNul).toMatchObject({
       path: 'prompt',
       message: 'prompt: must not contain a NUL character',
     });
-    const badName = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const badName = await relay.callError('automations.create', {
       name: '../etc',
       prompt: 'x',
       triggers: [],
     });
-    expect(badName.body.error.path).toBe('name');
+    expect(badName.path).toBe('name');
 
     await createAutomation(relay, { name: 'twice', triggers: [] });
-    const again = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const again = await relay.callError('automations.create', {
       name: 'twice',
       prompt: 'x',
       triggers: [],
     });
-    expect(again.status).toBe(409);
-    expect(again.body.error.message).toBe('name: an automation named "twice" already exists');
+    expect(again.code).toBe('conflict');
+    expect(again.message).toBe('name: an automation named "twice" already exists');
 
-    const elsewhere = await relay.api<ErrorBody>('GET', '/api/automations?factory=nope');
-    expect(elsewhere.status).toBe(404);
+    const elsewhere = await relay.callError('automations.list', { factory: 'nope' });
+    expect(elsewhere.code).toBe('not_found');
   });
 
   it('flags an automation whose webhooks were all deleted; it stays visible and lists the deleted UIDs', async () => {
@@ -164,9 +162,9 @@ describe('automations over the management API', () => {
     });
     const only = await createAutomation(relay, { name: 'only', triggers: [webhookTrigger([uid])] });
 
-    expect((await relay.api('DELETE', `/api/webhooks/${uid}`)).status).toBe(200);
+    await relay.call('webhooks.delete', { uid });
 
-    const onlyNow = (await relay.api<Automation>('GET', `/api/automations/${only.id}`)).body;
+    const onlyNow = await relay.call('automations.get', { id: only.id });
     expect(onlyNow.deletedWebhookUids).toEqual([uid]);
     expect(onlyNow.webhooks).toEqual([{ uid, name: 'github-prod', deleted: true }]);
     expect(onlyNow.warnings).toHaveLength(1);
@@ -174,34 +172,31 @@ describe('automations over the management API', () => {
       /^points at a deleted webhook \(wh_\w+\): it fires no more/,
     );
 
-    const bothNow = (await relay.api<Automation>('GET', `/api/automations/${both.id}`)).body;
+    const bothNow = await relay.call('automations.get', { id: both.id });
     expect(bothNow.deletedWebhookUids).toEqual([uid]);
     expect(bothNow.warnings[0]).toMatch(
       /points at a deleted webhook .*its other webhooks still fire/,
     );
 
-    const list = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-    expect(list.body.items.map((a) => a.name).sort()).toEqual(['both', 'only']);
+    const list = await relay.call('automations.list', {});
+    expect(list.items.map((a) => a.name).sort()).toEqual(['both', 'only']);
 
     // Saving it again with the deleted webhook is refused; pointing it elsewhere clears the flag.
-    const keep = await relay.api<ErrorBody>('PATCH', `/api/automations/${only.id}`, {
+    const keep = await relay.callError('automations.update', {
+      id: only.id,
       triggers: [webhookTrigger([uid])],
     });
-    expect(keep.body.error.message).toMatch(
-      /was deleted; point the trigger at another webhook or remove it/,
-    );
-    const moved = await relay.api<Automation>('PATCH', `/api/automations/${only.id}`, {
+    expect(keep.message).toMatch(/was deleted; point the trigger at another webhook or remove it/);
+    const moved = await relay.call('automations.update', {
+      id: only.id,
       triggers: [webhookTrigger([second])],
     });
-    expect(moved.body.warnings).toEqual([]);
+    expect(moved.warnings).toEqual([]);
   });
 
   it('lets a view token read automations but not change them', async () => {
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
-    });
-    const token = viewer.body.value;
+    const { value: token } = await relay.call('tokens.create', { name: 'ro', role: 'view' });
+    // The role check is the transport's: the view token's answers are read as HTTP.
     const automation = await createAutomation(relay, {
       name: 'seen',
       triggers: [webhookTrigger([uid])],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FilterMatch, SeenField } from '../../../src/shared/contract/filter-lab.js';
+import { AdminClient } from '../../../src/main/cli/admin-client.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { webhookTrigger } from '../../support/automations.js';
 import {
   bearer,
@@ -9,9 +10,7 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
-type Matches = { scanned: number; matched: number; items: FilterMatch[] } & ErrorBody;
-type Fields = { scanned: number; items: SeenField[]; truncated: boolean } & ErrorBody;
+type Trigger = MethodInput<'automations.filterMatches'>['trigger'];
 
 const ACTIONS = ['opened', 'closed', 'edited'] as const;
 
@@ -58,20 +57,15 @@ describe('the filter lab', () => {
   }, 60_000);
   afterAll(() => relay.stop());
 
-  const matches = (trigger: unknown, limit?: number, token?: string) =>
-    relay.api<Matches>(
-      'POST',
-      '/api/automations/filter-matches',
-      limit === undefined ? { trigger } : { trigger, limit },
-      token ? { token } : {},
-    );
+  const matches = (trigger: Trigger, limit?: number) =>
+    relay.call('automations.filterMatches', limit === undefined ? { trigger } : { trigger, limit });
 
   it('counts 13 of 50: opened and not a draft (n ≡ 0 mod 3, not ≡ 0 mod 5)', async () => {
     const trigger = webhookTrigger([prs.webhook.uid], {
       action: 'opened',
       pull_request: { draft: false },
     });
-    const { body } = await matches(trigger);
+    const body = await matches(trigger);
     expect(body.scanned).toBe(50);
     expect(body.matched).toBe(13);
     expect(body.items.map((i) => i.deliveryId)).toEqual([...ids].reverse());
@@ -93,7 +87,7 @@ describe('the filter lab', () => {
       action: 'opened',
       pull_request: { draft: false },
     });
-    const { body } = await matches(trigger, 20);
+    const body = await matches(trigger, 20);
     expect(body.scanned).toBe(20);
     expect(body.matched).toBe(5);
     expect(
@@ -106,40 +100,39 @@ describe('the filter lab', () => {
       webhookTrigger([prs.webhook.uid], { labels: { name: 'bug' }, hotfix: { exists: false } }),
     );
     // Odd n: 25 of them; none of the odd ones is a hotfix (n ≡ 0 mod 10 is even).
-    expect(labels.body.matched).toBe(25);
+    expect(labels.matched).toBe(25);
     const both = await matches(
       webhookTrigger([other.webhook.uid, prs.webhook.uid], { action: 'opened' }),
     );
-    expect(both.body.scanned).toBe(55);
+    expect(both.scanned).toBe(55);
     // 17 opened pull requests (n ≡ 0 mod 3) and the other webhook's 5.
-    expect(both.body.matched).toBe(22);
-    expect(both.body.items[0]!.webhookUid).toBe(other.webhook.uid);
+    expect(both.matched).toBe(22);
+    expect(both.items[0]!.webhookUid).toBe(other.webhook.uid);
   });
 
   it('says a deleted webhook fires no more, is open to view tokens, and checks its input', async () => {
     const gone = await relay.createWebhook({ name: 'gone' });
     await postDelivery(gone.ingressUrl, '{"action":"opened"}', bearer(gone.secret));
-    await relay.api('DELETE', `/api/webhooks/${gone.webhook.uid}`);
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
+    await relay.call('webhooks.delete', { uid: gone.webhook.uid });
+    const viewer = await relay.call('tokens.create', { name: 'ro', role: 'view' });
+    const asViewer = new AdminClient(relay.adminUrl, viewer.value);
+    const body = await asViewer.call('automations.filterMatches', {
+      trigger: webhookTrigger([gone.webhook.uid]),
     });
-    const { status, body } = await matches(
-      webhookTrigger([gone.webhook.uid]),
-      undefined,
-      viewer.body.value,
-    );
-    expect(status).toBe(200);
     expect(body).toMatchObject({ scanned: 1, matched: 0 });
     expect(body.items[0]!.detail).toBe(
       'webhook: gone is selected but was deleted: it fires no more',
     );
 
-    const tooMany = await matches(webhookTrigger([prs.webhook.uid]), 1001);
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error.path).toBe('limit');
-    const badFilter = await matches(webhookTrigger([prs.webhook.uid], { action: { in: [] } }));
-    expect(badFilter.body.error.path).toBe('trigger.filter.payload.action.in');
+    const tooMany = await relay.callError('automations.filterMatches', {
+      trigger: webhookTrigger([prs.webhook.uid]),
+      limit: 1001,
+    });
+    expect(tooMany).toMatchObject({ code: 'invalid_input', path: 'limit' });
+    const badFilter = await relay.callError('automations.filterMatches', {
+      trigger: webhookTrigger([prs.webhook.uid], { action: { in: [] } }),
+    });
+    expect(badFilter.path).toBe('trigger.filter.payload.action.in');
   });
 
   it('evaluates a header filter against each stored request, and refuses a credential header', async () => {
@@ -155,25 +148,23 @@ describe('the filter lab', () => {
       ...webhookTrigger([events.webhook.uid]),
       filter: { webhook_ids: [events.webhook.uid], headers: { 'x-kind': ['push', 'release'] } },
     };
-    const { body } = await matches(trigger);
+    const body = await matches(trigger);
     expect(body).toMatchObject({ scanned: 4, matched: 3 });
     expect(body.items.find((i) => i.verdict === 'Would not trigger')!.detail).toBe(
       'headers: x-kind: expected one of ["push","release"], got "issues"',
     );
-    const refused = await matches({
-      ...trigger,
-      filter: { webhook_ids: [events.webhook.uid], headers: { Authorization: { exists: true } } },
+    const refused = await relay.callError('automations.filterMatches', {
+      trigger: {
+        ...trigger,
+        filter: { webhook_ids: [events.webhook.uid], headers: { Authorization: { exists: true } } },
+      },
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.path).toBe('trigger.filter.headers.Authorization');
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.path).toBe('trigger.filter.headers.Authorization');
   });
 
   it('lists the paths seen in stored payloads, with an example each, for autocomplete', async () => {
-    const { status, body } = await relay.api<Fields>(
-      'GET',
-      `/api/webhooks/${prs.webhook.uid}/fields`,
-    );
-    expect(status).toBe(200);
+    const body = await relay.call('webhooks.fields', { uid: prs.webhook.uid });
     expect(body.scanned).toBe(50);
     expect(body.truncated).toBe(false);
     const byPath = new Map(body.items.map((f) => [f.path, f]));
@@ -203,11 +194,12 @@ describe('the filter lab', () => {
     expect(byPath.get('hotfix')).toMatchObject({ example: 'true', type: 'boolean', seenIn: 5 });
     expect(body.items[body.items.length - 1]!.path).toBe('hotfix');
 
-    const few = await relay.api<Fields>('GET', `/api/webhooks/${prs.webhook.uid}/fields?limit=3`);
-    expect(few.body.scanned).toBe(3);
-    expect(few.body.items.find((f) => f.path === 'hotfix')).toBeUndefined();
-    expect(
-      (await relay.api('GET', '/api/webhooks/wh_000000000000000000000000/fields')).status,
-    ).toBe(404);
+    const few = await relay.call('webhooks.fields', { uid: prs.webhook.uid, limit: 3 });
+    expect(few.scanned).toBe(3);
+    expect(few.items.find((f) => f.path === 'hotfix')).toBeUndefined();
+    const missing = await relay.callError('webhooks.fields', {
+      uid: 'wh_000000000000000000000000',
+    });
+    expect(missing.code).toBe('not_found');
   });
 });

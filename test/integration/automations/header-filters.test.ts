@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestFilterResult } from '../../../src/shared/contract/automations.js';
+import type { PayloadFilter } from '../../../src/shared/filter/types.js';
 import { createAutomation, listRuns } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { createSignatureWebhook, post } from '../signatures/support/relay-calls.js';
 import { nowSeconds, SENDERS } from '../signatures/support/senders.js';
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
-
 const github = SENDERS.find((s) => s.scheme === 'github')!;
 const hmac = SENDERS.find((s) => s.scheme === 'hmac-sha256')!;
 
-const trigger = (uid: string, headers: Record<string, unknown>, payload?: object) => ({
-  provider: 'webhook',
-  event: 'received',
+const trigger = (uid: string, headers: PayloadFilter, payload?: PayloadFilter) => ({
+  provider: 'webhook' as const,
+  event: 'received' as const,
   filter: { webhook_ids: [uid], headers, ...(payload ? { payload } : {}) },
 });
 
@@ -55,11 +53,11 @@ describe('header filters (filter.headers, §13)', () => {
     const runs = await listRuns(relay, `?automation=${automation.id}`);
     expect(runs.items.map((r) => r.deliveryId)).toEqual([pr]);
 
-    const verdict = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
-      trigger: automation.triggers[0],
+    const verdict = await relay.call('automations.testFilter', {
+      trigger: automation.triggers[0]!,
       deliveryId: issue,
     });
-    expect(verdict.body).toEqual({
+    expect(verdict).toEqual({
       verdict: 'Would not trigger',
       webhookCheck: { passed: true, detail: expect.stringContaining('is selected') as unknown },
       payloadCheck: {
@@ -78,11 +76,11 @@ describe('header filters (filter.headers, §13)', () => {
         ],
       },
     });
-    const passes = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
-      trigger: automation.triggers[0],
+    const passes = await relay.call('automations.testFilter', {
+      trigger: automation.triggers[0]!,
       deliveryId: pr,
     });
-    expect(passes.body).toMatchObject({
+    expect(passes).toMatchObject({
       verdict: 'Would trigger',
       headerCheck: { passed: true, detail: 'every key of the header filter matches' },
     });
@@ -110,24 +108,23 @@ describe('header filters (filter.headers, §13)', () => {
       name: 'never-deploy',
       triggers: [trigger(uid, { 'x-tag': { not_in: ['deploy'] } })],
     });
-    const verdict = await relay.api<TestFilterResult>('POST', '/api/automations/test-filter', {
-      trigger: excluded.triggers[0],
+    const verdict = await relay.call('automations.testFilter', {
+      trigger: excluded.triggers[0]!,
       deliveryId: repeated,
     });
-    expect(verdict.body.headerCheck).toMatchObject({
+    expect(verdict.headerCheck).toMatchObject({
       passed: false,
       actual: '["build","deploy"]',
     });
   });
 
   it('refuses a filter on a redacted header when saved, naming the path', async () => {
-    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const refused = await relay.callError('automations.create', {
       name: 'bad',
       prompt: 'x',
       triggers: [trigger(uid, { 'X-Hub-Signature-256': { exists: true } })],
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toEqual({
+    expect(refused).toMatchObject({
       code: 'invalid_input',
       path: 'triggers.0.filter.headers.X-Hub-Signature-256',
       message:
@@ -138,31 +135,31 @@ describe('header filters (filter.headers, §13)', () => {
   it('refuses a filter on a generic HMAC webhook’s own signature header, on save and in Test filter', async () => {
     const generic = await createSignatureWebhook(relay, hmac);
     const body = trigger(generic.webhook.uid, { 'x-signature': 'sha256=abc' });
-    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const refused = await relay.callError('automations.create', {
       name: 'sig',
       prompt: 'x',
       triggers: [body],
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.path).toBe('triggers.0.filter.headers.x-signature');
-    expect(refused.body.error.message).toContain('carries a credential');
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.path).toBe('triggers.0.filter.headers.x-signature');
+    expect(refused.message).toContain('carries a credential');
 
-    const tested = await relay.api<ErrorBody>('POST', '/api/automations/test-filter', {
+    const tested = await relay.callError('automations.testFilter', {
       trigger: body,
       deliveryId: await send('push'),
     });
-    expect(tested.status).toBe(400);
-    expect(tested.body.error.path).toBe('trigger.filter.headers.x-signature');
+    expect(tested.code).toBe('invalid_input');
+    expect(tested.path).toBe('trigger.filter.headers.x-signature');
   });
 
   it('refuses header values that are not text', async () => {
-    const refused = await relay.api<ErrorBody>('POST', '/api/automations', {
+    const refused = await relay.callError('automations.create', {
       name: 'num',
       prompt: 'x',
       triggers: [trigger(uid, { 'x-count': 3 })],
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.path).toBe('triggers.0.filter.headers.x-count');
-    expect(refused.body.error.message).toContain('a header value is text');
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.path).toBe('triggers.0.filter.headers.x-count');
+    expect(refused.message).toContain('a header value is text');
   });
 });

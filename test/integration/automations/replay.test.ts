@@ -4,8 +4,6 @@ import { getDelivery } from '../../support/deliveries.js';
 import { runCli } from '../../support/run-hookport.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 
-type ErrorBody = { error: { code: string; message: string } };
-
 describe('Replay', () => {
   let relay: TestRelay;
   let uid: string;
@@ -31,44 +29,34 @@ describe('Replay', () => {
       name: 'late',
       triggers: [webhookTrigger([uid], { action: 'opened' })],
     });
-    const replayed = await relay.api<{ delivery_id: string; runs: string[] }>(
-      'POST',
-      `/api/deliveries/${originalId}/replay`,
-    );
-    expect(replayed.status).toBe(200);
-    expect(replayed.body.delivery_id).not.toBe(originalId);
-    expect(replayed.body.runs).toHaveLength(1);
+    const replayed = await relay.call('deliveries.replay', { id: originalId });
+    expect(replayed.delivery_id).not.toBe(originalId);
+    expect(replayed.runs).toHaveLength(1);
 
-    const entry = await getDelivery(relay, replayed.body.delivery_id);
+    const entry = await getDelivery(relay, replayed.delivery_id);
     expect(entry).toMatchObject({
       label: 'Accepted',
       replayOf: originalId,
       payload: raw,
       webhookUid: uid,
-      runIds: replayed.body.runs,
+      runIds: replayed.runs,
       reason: `replay of ${originalId} (duplicate check skipped on purpose)`,
     });
     // The relay's one line per delivery covers replays too.
     expect(relay.logs).toContain(
-      `[ingress] 202 Accepted ${uid} ${replayed.body.delivery_id} ${Buffer.byteLength(raw)}B (replay of ${originalId}; 1 run(s) queued)`,
+      `[ingress] 202 Accepted ${uid} ${replayed.delivery_id} ${Buffer.byteLength(raw)}B (replay of ${originalId}; 1 run(s) queued)`,
     );
-    const run = await getRun(relay, replayed.body.runs[0]!);
+    const run = await getRun(relay, replayed.runs[0]!);
     expect(run.automationId).toBe(automation.id);
-    expect(run.input).toContain(`- Delivery ID: ${replayed.body.delivery_id}`);
+    expect(run.input).toContain(`- Delivery ID: ${replayed.delivery_id}`);
 
     // Replaying twice is on purpose too: each replay is accepted, never a Duplicate.
-    const twice = await relay.api<{ delivery_id: string; runs: string[] }>(
-      'POST',
-      `/api/deliveries/${originalId}/replay`,
-    );
-    expect((await getDelivery(relay, twice.body.delivery_id)).label).toBe('Accepted');
+    const twice = await relay.call('deliveries.replay', { id: originalId });
+    expect((await getDelivery(relay, twice.delivery_id)).label).toBe('Accepted');
     // …and the sender's identity still dedupes the sender's own retries.
     expect((await postDelivery(url, raw, bearer(secret))).status).toBe(202);
-    const log = await relay.api<{ items: Array<{ label: string }> }>(
-      'GET',
-      `/api/webhooks/${uid}/deliveries`,
-    );
-    expect(log.body.items.map((d) => d.label)).toEqual([
+    const log = await relay.call('deliveries.list', { uid });
+    expect(log.items.map((d) => d.label)).toEqual([
       'Duplicate',
       'Accepted',
       'Accepted',
@@ -79,38 +67,31 @@ describe('Replay', () => {
   it('refuses deliveries without a payload, unknown ones, deleted webhooks and view tokens', async () => {
     const first = await postDelivery(url, '{"a":1}', bearer(secret));
     const duplicate = await postDelivery(url, '{"a":1}', bearer(secret));
-    const refused = await relay.api<ErrorBody>(
-      'POST',
-      `/api/deliveries/${duplicate.body.delivery_id}/replay`,
-    );
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toMatch(/only Accepted deliveries keep a payload/);
-
-    const unknown = await relay.api(
-      'POST',
-      '/api/deliveries/dlv_00000000000000000000000000/replay',
-    );
-    expect(unknown.status).toBe(404);
-
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
+    const refused = await relay.callError('deliveries.replay', {
+      id: duplicate.body.delivery_id!,
     });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toMatch(/only Accepted deliveries keep a payload/);
+
+    const unknown = await relay.callError('deliveries.replay', {
+      id: 'dlv_00000000000000000000000000',
+    });
+    expect(unknown.code).toBe('not_found');
+
+    // The role check is the transport's: the view token's refusal is read as HTTP.
+    const viewer = await relay.call('tokens.create', { name: 'ro', role: 'view' });
     const asViewer = await relay.api(
       'POST',
       `/api/deliveries/${first.body.delivery_id}/replay`,
       undefined,
-      { token: viewer.body.value },
+      { token: viewer.value },
     );
     expect(asViewer.status).toBe(403);
 
-    await relay.api('DELETE', `/api/webhooks/${uid}`);
-    const gone = await relay.api<ErrorBody>(
-      'POST',
-      `/api/deliveries/${first.body.delivery_id}/replay`,
-    );
-    expect(gone.status).toBe(409);
-    expect(gone.body.error.message).toMatch(/was deleted/);
+    await relay.call('webhooks.delete', { uid });
+    const gone = await relay.callError('deliveries.replay', { id: first.body.delivery_id! });
+    expect(gone.code).toBe('conflict');
+    expect(gone.message).toMatch(/was deleted/);
   });
 
   it('hookport replay talks to the running relay through the admin API', async () => {

@@ -111,8 +111,8 @@ describe('runs are queued in the accept transaction', () => {
       'Rejected (auth)': 0,
       'Rejected (invalid JSON)': 0,
     });
-    const runs = await relay.api<{ items: unknown[] }>('GET', '/api/runs');
-    expect(runs.body.items).toHaveLength(1);
+    const runs = await relay.call('runs.list', {});
+    expect(runs.items).toHaveLength(1);
   });
 
   it('plans with what was saved last: a disabled or re-filtered automation changes the next delivery at once', async () => {
@@ -125,15 +125,16 @@ describe('runs are queued in the accept transaction', () => {
       return (await getDelivery(relay, sent.body.delivery_id!)).runIds.length;
     };
     expect(await post(1)).toBe(1);
-    await relay.api('PATCH', `/api/automations/${automation.id}`, { enabled: false });
+    await relay.call('automations.update', { id: automation.id, enabled: false });
     expect(await post(2)).toBe(0);
-    await relay.api('PATCH', `/api/automations/${automation.id}`, {
+    await relay.call('automations.update', {
+      id: automation.id,
       enabled: true,
       triggers: [webhookTrigger([uid], { n: { not_in: [3] } })],
     });
     expect(await post(3)).toBe(0);
     expect(await post(4)).toBe(1);
-    await relay.api('DELETE', `/api/automations/${automation.id}`);
+    await relay.call('automations.delete', { id: automation.id });
     expect(await post(5)).toBe(0);
   });
 
@@ -157,7 +158,7 @@ describe('runs are queued in the accept transaction', () => {
     expect(run.input).toMatch(/`event-payload.json` is the request to act on/);
     expect(run.input).toMatch(/untrusted context/);
 
-    const listed = await relay.api<{ runs24h: number }>('GET', `/api/automations/${automation.id}`);
-    expect(listed.body.runs24h).toBe(1);
+    const listed = await relay.call('automations.get', { id: automation.id });
+    expect(listed.runs24h).toBe(1);
   });
 });

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestFilterResult } from '../../../src/shared/contract/automations.js';
+import { AdminClient } from '../../../src/main/cli/admin-client.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { webhookTrigger } from '../../support/automations.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
+type Trigger = MethodInput<'automations.testFilter'>['trigger'];
 
 const PULL_REQUEST = JSON.stringify({
   action: 'closed',
@@ -25,13 +26,8 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
   });
   afterEach(() => relay.stop());
 
-  const test = (trigger: unknown, id = deliveryId, token?: string) =>
-    relay.api<TestFilterResult>(
-      'POST',
-      '/api/automations/test-filter',
-      { trigger, deliveryId: id },
-      token ? { token } : {},
-    );
+  const test = (trigger: Trigger, id = deliveryId) =>
+    relay.call('automations.testFilter', { trigger, deliveryId: id });
 
   it('answers Would trigger for an unsaved trigger that selects the webhook and matches', async () => {
     const response = await test(
@@ -40,8 +36,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         pull_request: { labels: { name: 'bug' } },
       }),
     );
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expect(response).toEqual({
       verdict: 'Would trigger',
       webhookCheck: { passed: true, detail: 'github-prod is selected' },
       payloadCheck: {
@@ -61,7 +56,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
     const response = await test(
       webhookTrigger([uid], { action: 'closed', pull_request: { state: ['open'] } }),
     );
-    expect(response.body).toEqual({
+    expect(response).toEqual({
       verdict: 'Would not trigger',
       webhookCheck: { passed: true, detail: 'github-prod is selected' },
       payloadCheck: {
@@ -88,9 +83,9 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
         sender: { login: 'octocat' },
       }),
     );
-    expect(response.body.verdict).toBe('Would not trigger');
-    expect(response.body.payloadCheck.failingPath).toBe('action');
-    expect(response.body.payloadCheck.failures).toEqual([
+    expect(response.verdict).toBe('Would not trigger');
+    expect(response.payloadCheck.failingPath).toBe('action');
+    expect(response.payloadCheck.failures).toEqual([
       { path: 'action', expected: '"opened"', actual: '"closed"' },
       { path: 'pull_request.state', expected: '"open"', actual: '"closed"' },
       { path: 'pull_request.merged', expected: 'present', actual: 'missing' },
@@ -100,12 +95,12 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
 
   it('fails the webhook check when the trigger does not select the delivery’s webhook', async () => {
     const response = await test(webhookTrigger([otherUid]));
-    expect(response.body.verdict).toBe('Would not trigger');
-    expect(response.body.webhookCheck).toEqual({
+    expect(response.verdict).toBe('Would not trigger');
+    expect(response.webhookCheck).toEqual({
       passed: false,
       detail: `github-prod (${uid}) is not selected in "Webhook received from"`,
     });
-    expect(response.body.payloadCheck).toEqual({
+    expect(response.payloadCheck).toEqual({
       passed: true,
       detail: 'no payload filter: every delivery matches',
       failures: [],
@@ -114,7 +109,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
 
   it('reports a missing field as missing', async () => {
     const response = await test(webhookTrigger([uid], { sender: { login: { exists: true } } }));
-    expect(response.body.payloadCheck).toMatchObject({
+    expect(response.payloadCheck).toMatchObject({
       passed: false,
       failingPath: 'sender',
       expected: 'an object',
@@ -123,41 +118,41 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
   });
 
   it('is open to view tokens', async () => {
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
+    const viewer = await relay.call('tokens.create', { name: 'ro', role: 'view' });
+    const asViewer = new AdminClient(relay.adminUrl, viewer.value);
+    const response = await asViewer.call('automations.testFilter', {
+      trigger: webhookTrigger([uid]),
+      deliveryId,
     });
-    const response = await test(webhookTrigger([uid]), deliveryId, viewer.body.value);
-    expect(response.status).toBe(200);
-    expect(response.body.verdict).toBe('Would trigger');
+    expect(response.verdict).toBe('Would trigger');
   });
 
   it('refuses an invalid filter naming its path', async () => {
-    const response = await relay.api<ErrorBody>('POST', '/api/automations/test-filter', {
+    const response = await relay.callError('automations.testFilter', {
       trigger: webhookTrigger([uid], { action: { in: [] } }),
       deliveryId,
     });
-    expect(response.status).toBe(400);
-    expect(response.body.error.path).toBe('trigger.filter.payload.action.in');
+    expect(response.code).toBe('invalid_input');
+    expect(response.path).toBe('trigger.filter.payload.action.in');
   });
 
   it('says plainly that a duplicate or rejected delivery has no payload to test', async () => {
     const { ingressUrl, secret } = await relay.createWebhook({ name: 'again' });
     const first = await postDelivery(ingressUrl, '{"a":1}', bearer(secret));
     const duplicate = await postDelivery(ingressUrl, '{"a":1}', bearer(secret));
-    const response = await relay.api<ErrorBody>('POST', '/api/automations/test-filter', {
+    const response = await relay.callError('automations.testFilter', {
       trigger: webhookTrigger([uid]),
-      deliveryId: duplicate.body.delivery_id,
+      deliveryId: duplicate.body.delivery_id!,
     });
-    expect(response.status).toBe(409);
-    expect(response.body.error.message).toBe(
+    expect(response.code).toBe('conflict');
+    expect(response.message).toBe(
       `${duplicate.body.delivery_id} is "Duplicate": only Accepted deliveries keep a payload; use the original, ${first.body.delivery_id}.`,
     );
 
-    const missing = await relay.api<ErrorBody>('POST', '/api/automations/test-filter', {
+    const missing = await relay.callError('automations.testFilter', {
       trigger: webhookTrigger([uid]),
       deliveryId: 'dlv_00000000000000000000000000',
     });
-    expect(missing.status).toBe(404);
+    expect(missing.code).toBe('not_found');
   });
 });

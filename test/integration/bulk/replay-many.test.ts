@@ -9,9 +9,6 @@ import {
   type TestRelay,
 } from '../../support/relay.js';
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
-type Replayed = { items: { id: string; delivery_id: string; runs: string[] }[] };
-
 describe('POST /api/deliveries/replay: replay a selection', () => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
@@ -23,8 +20,6 @@ describe('POST /api/deliveries/replay: replay a selection', () => {
 
   const send = async (body: string): Promise<string> =>
     (await postDelivery(hook.ingressUrl, body, bearer(hook.secret))).body.delivery_id!;
-  const replayMany = (ids: unknown) =>
-    relay.api<Replayed & ErrorBody>('POST', '/api/deliveries/replay', { ids });
 
   it('replays each delivery through today’s automations, in the order given', async () => {
     const ids = [await send('{"n":1}'), await send('{"n":2}'), await send('{"n":3}')];
@@ -33,12 +28,11 @@ describe('POST /api/deliveries/replay: replay a selection', () => {
       triggers: [webhookTrigger([hook.webhook.uid])],
     });
     const chosen = [ids[2]!, ids[0]!];
-    const response = await replayMany(chosen);
-    expect(response.status).toBe(200);
-    expect(response.body.items.map((i) => i.id)).toEqual(chosen);
-    const fresh = response.body.items.map((i) => i.delivery_id);
+    const response = await relay.call('deliveries.replayMany', { ids: chosen });
+    expect(response.items.map((i) => i.id)).toEqual(chosen);
+    const fresh = response.items.map((i) => i.delivery_id);
     expect([...fresh].sort()).toEqual(fresh);
-    for (const [index, item] of response.body.items.entries()) {
+    for (const [index, item] of response.items.entries()) {
       expect(item.runs).toHaveLength(1);
       const entry = await getDelivery(relay, item.delivery_id);
       expect(entry).toMatchObject({ label: 'Accepted', replayOf: chosen[index] });
@@ -50,10 +44,9 @@ describe('POST /api/deliveries/replay: replay a selection', () => {
     const first = await send('{"n":1}');
     const duplicate = await send('{"n":1}');
     const before = (await listDeliveries(relay, hook.webhook.uid)).items.length;
-    const response = await replayMany([first, duplicate]);
-    expect(response.status).toBe(409);
-    expect(response.body.error.path).toBe('ids.1');
-    expect(response.body.error.message).toBe(
+    const refused = await relay.callError('deliveries.replayMany', { ids: [first, duplicate] });
+    expect(refused).toMatchObject({ code: 'conflict', path: 'ids.1' });
+    expect(refused.message).toBe(
       `Nothing was replayed: ${duplicate} is "Duplicate": only Accepted deliveries keep a payload; use the original, ${first}. Leave it out and try again.`,
     );
     expect((await listDeliveries(relay, hook.webhook.uid)).items).toHaveLength(before);
@@ -68,9 +61,9 @@ describe('POST /api/deliveries/replay: replay a selection', () => {
       [['dlv_nope'], 'ids.0: must be a delivery ID'],
     ];
     for (const [ids, message] of cases) {
-      const response = await replayMany(ids);
-      expect(response.status).toBe(400);
-      expect(response.body.error.message).toContain(message);
+      const refused = await relay.callError('deliveries.replayMany', { ids });
+      expect(refused.code).toBe('invalid_input');
+      expect(refused.message).toContain(message);
     }
   });
 });

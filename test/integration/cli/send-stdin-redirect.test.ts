@@ -52,10 +52,7 @@ describe('hookport send: where the bytes come from and where they go', () => {
 
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(`307 redirect to ${ingressUrl} (not followed)\n`);
-    const log = await relay.api<{ items: unknown[] }>(
-      'GET',
-      `/api/webhooks/${webhook.uid}/deliveries`,
-    );
-    expect(log.body.items).toEqual([]);
+    const log = await relay.call('deliveries.list', { uid: webhook.uid });
+    expect(log.items).toEqual([]);
   });
 });

@@ -35,14 +35,9 @@ describe('alarm settings and definition files', () => {
   });
 
   it('sets them on a managed webhook through the API, and keeps them across a sync', async () => {
-    const { items } = (
-      await relay.api<{ items: Array<{ uid: string; name: string }> }>('GET', '/api/webhooks')
-    ).body;
+    const { items } = await relay.call('webhooks.list', {});
     const uid = items.find((w) => w.name === 'nightly')!.uid;
-    const set = await relay.api('PATCH', `/api/webhooks/${uid}/alarms`, {
-      expectedEveryMinutes: 1440,
-    });
-    expect(set.status).toBe(200);
+    await relay.call('webhooks.setAlarms', { uid, expectedEveryMinutes: 1440 });
     writeDefinition(
       dir,
       'webhooks/nightly.yaml',
@@ -50,7 +45,7 @@ describe('alarm settings and definition files', () => {
     );
     const applied = await sync(relay);
     expect(applied.status).toBe(200);
-    expect((await relay.api('GET', `/api/webhooks/${uid}/alarms`)).body).toEqual({
+    expect(await relay.call('webhooks.alarms', { uid })).toEqual({
       uid,
       expectedEveryMinutes: 1440,
       authFailureStreak: 5,

@@ -1,19 +1,15 @@
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Automation } from '../../../src/shared/contract/automations.js';
 import {
   automationFile,
   copyFixture,
   createFixtureSecrets,
   sync,
   writeDefinition,
-  type SyncBody,
 } from '../../support/definitions.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { runCli } from '../../support/run-hookport.js';
-
-type Warned = SyncBody & { warnings: string[] };
 
 /**
  * Seed §3 on a managed factory: deleting a webhook's file deletes the webhook, and the
@@ -29,9 +25,7 @@ describe('a managed factory deleting a webhook that automations still select', (
     dir = copyFixture('basic');
     await createFixtureSecrets(relay);
     await sync(relay, { dir });
-    const webhooks = (
-      await relay.api<{ items: Array<{ uid: string; name: string }> }>('GET', '/api/webhooks')
-    ).body.items;
+    const webhooks = (await relay.call('webhooks.list', {})).items;
     ghUid = webhooks.find((w) => w.name === 'github-prod')!.uid;
     nightlyUid = webhooks.find((w) => w.name === 'nightly')!.uid;
     writeDefinition(dir, 'automations/triage.md', automationFile([ghUid]));
@@ -54,15 +48,15 @@ describe('a managed factory deleting a webhook that automations still select', (
   it('applies, warns by name which automations stop firing, and keeps them with a warning', async () => {
     const edited = withoutGithubProd();
 
-    const planned = await relay.api<Warned>('POST', '/api/factories/default/sync', {
+    const planned = await relay.call('factories.sync', {
+      id: 'default',
       dir: edited,
       dryRun: true,
     });
-    expect(planned.status).toBe(200);
-    const deletion = planned.body.items.find((i) => i.name === 'github-prod')!;
+    const deletion = planned.items.find((i) => i.name === 'github-prod')!;
     expect(deletion).toMatchObject({ action: 'delete', id: ghUid });
     expect(deletion.note).toContain('automations "both", "triage" will stop firing for it');
-    expect(planned.body.warnings).toEqual([
+    expect(planned.warnings).toEqual([
       `automation "both" (automations/both.md) will stop firing for webhook "github-prod" (${ghUid}): this apply deletes it; point the trigger at another webhook or remove it`,
       `automation "triage" (automations/triage.md) will stop firing for webhook "github-prod" (${ghUid}): this apply deletes it; point the trigger at another webhook or remove it`,
     ]);
@@ -70,21 +64,19 @@ describe('a managed factory deleting a webhook that automations still select', (
     const applied = await sync(relay, { dir: edited });
     expect(applied.status).toBe(200);
     expect(applied.body.applied).toBe(true);
-    const automations = (await relay.api<{ items: Automation[] }>('GET', '/api/automations')).body
-      .items;
+    const automations = (await relay.call('automations.list', {})).items;
     expect(automations.find((a) => a.name === 'triage')).toMatchObject({
       deletedWebhookUids: [ghUid],
       warnings: [expect.stringContaining('points at a deleted webhook') as unknown],
     });
     expect(
-      (await relay.api('GET', `/api/webhooks/${ghUid}`)).status,
+      (await relay.callError('webhooks.get', { uid: ghUid })).code,
       'the deleted webhook is gone',
-    ).toBe(404);
+    ).toBe('not_found');
 
     // The next sync of the same files keeps applying: the automation names a deleted webhook.
-    const again = await relay.api<Warned>('POST', '/api/factories/default/sync', {});
-    expect(again.status).toBe(200);
-    expect(again.body.warnings).toContain(
+    const again = await relay.call('factories.sync', { id: 'default' });
+    expect(again.warnings).toContain(
       `automation "triage" (automations/triage.md) points at webhook "github-prod" (${ghUid}), which was deleted: it does not fire for it`,
     );
   });
@@ -103,11 +95,10 @@ describe('a managed factory deleting a webhook that automations still select', (
   });
 
   it('lets the API delete a webhook file that an automation selects', async () => {
-    const deleted = await relay.api('DELETE', `/api/webhooks/${ghUid}`);
-    expect(deleted.status).toBe(200);
-    const triage = (
-      await relay.api<{ items: Automation[] }>('GET', '/api/automations')
-    ).body.items.find((a) => a.name === 'triage');
+    await relay.call('webhooks.delete', { uid: ghUid });
+    const triage = (await relay.call('automations.list', {})).items.find(
+      (a) => a.name === 'triage',
+    );
     expect(triage?.deletedWebhookUids).toEqual([ghUid]);
   });
 });

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Automation } from '../../../src/shared/contract/automations.js';
 import {
   automationFile,
   copyFixture,
@@ -11,8 +10,6 @@ import {
 } from '../../support/definitions.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
-
-type Webhook = { uid: string; name: string; eventTypePath: string | null; ingressUrl: string };
 
 /** Definition files carry a webhook's eventTypePath and a trigger's header filter (§13). */
 describe('definition files: eventTypePath and header filters', () => {
@@ -32,10 +29,8 @@ describe('definition files: eventTypePath and header filters', () => {
   });
   afterEach(() => relay.stop());
 
-  const nightly = async (): Promise<Webhook> =>
-    (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items.find(
-      (w) => w.name === 'nightly',
-    )!;
+  const nightly = async () =>
+    (await relay.call('webhooks.list', {})).items.find((w) => w.name === 'nightly')!;
 
   it('applies a header filter from an automation file, and the event type from the webhook file', async () => {
     const webhook = await nightly();
@@ -50,8 +45,7 @@ describe('definition files: eventTypePath and header filters', () => {
     );
     const applied = await sync(relay);
     expect(applied.status).toBe(200);
-    const [automation] = (await relay.api<{ items: Automation[] }>('GET', '/api/automations')).body
-      .items;
+    const [automation] = (await relay.call('automations.list', {})).items;
     expect(automation!.triggers[0]!.filter.headers).toEqual({ 'x-job-event': ['backup'] });
 
     const send = (event: string) =>
@@ -80,17 +74,16 @@ describe('definition files: eventTypePath and header filters', () => {
 
   it('writes eventTypePath to the file when the API changes it on a managed factory', async () => {
     const webhook = await nightly();
-    const patched = await relay.api('PATCH', `/api/webhooks/${webhook.uid}`, {
+    const patched = await relay.call('webhooks.update', {
+      uid: webhook.uid,
       eventTypePath: 'job.kind',
     });
-    expect(patched.status).toBe(200);
+    expect(patched.eventTypePath).toBe('job.kind');
     expect(readFileSync(join(dir, 'webhooks/nightly.yaml'), 'utf8')).toContain(
       'eventTypePath: job.kind',
     );
-    const cleared = await relay.api('PATCH', `/api/webhooks/${webhook.uid}`, {
-      eventTypePath: null,
-    });
-    expect(cleared.body).toMatchObject({ eventTypePath: null });
+    const cleared = await relay.call('webhooks.update', { uid: webhook.uid, eventTypePath: null });
+    expect(cleared).toMatchObject({ eventTypePath: null });
     expect(readFileSync(join(dir, 'webhooks/nightly.yaml'), 'utf8')).not.toContain('eventTypePath');
   });
 });

@@ -4,8 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture, createFixtureSecrets, sync } from '../../support/definitions.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 
-type Webhook = { uid: string; name: string; enabled: boolean; deliveryIdHeader: string | null };
-
 describe('the management API on a managed factory', () => {
   let relay: TestRelay;
   let dir: string;
@@ -17,57 +15,52 @@ describe('the management API on a managed factory', () => {
   });
   afterEach(() => relay.stop());
 
-  const byName = async (name: string): Promise<Webhook | undefined> =>
-    (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items.find(
-      (w) => w.name === name,
-    );
+  const byName = async (name: string) =>
+    (await relay.call('webhooks.list', {})).items.find((w) => w.name === name);
 
   it('creates a webhook by writing its file, with a team secret that exists and no value shown', async () => {
-    const created = await relay.api<{ webhook: Webhook; secret: string | null }>(
-      'POST',
-      '/api/webhooks',
-      {
-        name: 'deploys',
-        secretName: 'nightly-token',
-        deliveryIdHeader: 'X-Deploy-Id',
-      },
-    );
-    expect(created.status).toBe(201);
-    expect(created.body.secret).toBeNull();
+    const created = await relay.call('webhooks.create', {
+      name: 'deploys',
+      secretName: 'nightly-token',
+      deliveryIdHeader: 'X-Deploy-Id',
+    });
+    expect(created.secret).toBeNull();
     expect(readFileSync(join(dir, 'webhooks/deploys.yaml'), 'utf8')).toBe(
       'authMode: token\nsecretName: nightly-token\ndeliveryIdHeader: X-Deploy-Id\n',
     );
     expect((await sync(relay)).body.items.find((i) => i.name === 'deploys')).toMatchObject({
       action: 'unchanged',
-      id: created.body.webhook.uid,
+      id: created.webhook.uid,
     });
   });
 
   it('leaves no file behind when the definition it would write is refused', async () => {
-    const refused = await relay.api('POST', '/api/webhooks', {
+    const refused = await relay.callError('webhooks.create', {
       name: 'orphan',
       secretName: 'no-such-secret',
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: { path: 'webhooks/orphan.yaml:2:secretName' } });
+    expect(refused).toMatchObject({
+      code: 'invalid_input',
+      path: 'webhooks/orphan.yaml:2:secretName',
+    });
     expect(existsSync(join(dir, 'webhooks/orphan.yaml'))).toBe(false);
-    const withValue = await relay.api('POST', '/api/webhooks', {
+    const withValue = await relay.callError('webhooks.create', {
       name: 'inline',
       secret: 'x'.repeat(20),
     });
-    expect(withValue.status).toBe(400);
-    expect(withValue.body).toMatchObject({ error: { path: 'secret' } });
+    expect(withValue).toMatchObject({ code: 'invalid_input', path: 'secret' });
   });
 
   it("edits the file to enable, disable or change the header, keeping the operator's comments", async () => {
     const path = join(dir, 'webhooks/github-prod.yaml');
     const original = readFileSync(path, 'utf8');
     const uid = (await byName('github-prod'))!.uid;
-    const updated = await relay.api<Webhook>('PATCH', `/api/webhooks/${uid}`, {
+    const updated = await relay.call('webhooks.update', {
+      uid,
       enabled: false,
       deliveryIdHeader: 'X-GitHub-Delivery',
     });
-    expect(updated.body).toMatchObject({
+    expect(updated).toMatchObject({
       uid,
       enabled: false,
       deliveryIdHeader: 'X-GitHub-Delivery',
@@ -80,40 +73,36 @@ describe('the management API on a managed factory', () => {
 
   it('deletes by removing the file', async () => {
     const uid = (await byName('nightly'))!.uid;
-    expect((await relay.api('DELETE', `/api/webhooks/${uid}`)).status).toBe(200);
+    await relay.call('webhooks.delete', { uid });
     expect(existsSync(join(dir, 'webhooks/nightly.yaml'))).toBe(false);
     expect(await byName('nightly')).toBeUndefined();
   });
 
   it('refuses rename and rotation, pointing at the file and the managed secret', async () => {
     const uid = (await byName('nightly'))!.uid;
-    const renamed = await relay.api('PATCH', `/api/webhooks/${uid}`, { name: 'cron' });
-    expect(renamed.status).toBe(409);
-    expect(renamed.body).toMatchObject({
-      error: {
-        path: 'name',
-        message:
-          'name: webhooks of a managed factory cannot be renamed; rename webhooks/nightly.yaml instead (a rename is a delete plus a create: the webhook gets a new UID)',
-      },
+    const renamed = await relay.callError('webhooks.update', { uid, name: 'cron' });
+    expect(renamed).toMatchObject({
+      code: 'conflict',
+      path: 'name',
+      message:
+        'name: webhooks of a managed factory cannot be renamed; rename webhooks/nightly.yaml instead (a rename is a delete plus a create: the webhook gets a new UID)',
     });
-    const rotated = await relay.api('POST', `/api/webhooks/${uid}/rotate`, {});
-    expect(rotated.status).toBe(409);
-    expect(rotated.body).toMatchObject({
-      error: {
-        message: expect.stringContaining('rotate the team secret "nightly-token"') as unknown,
-      },
+    const rotated = await relay.callError('webhooks.rotate', { uid });
+    expect(rotated).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('rotate the team secret "nightly-token"') as unknown,
     });
   });
 
   it('refuses automation writes, naming the file to edit', async () => {
-    const refused = await relay.api('POST', '/api/automations', {
+    const refused = await relay.callError('automations.create', {
       name: 'triage',
       prompt: 'Triage.',
       triggers: [],
     });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({
-      error: { message: expect.stringContaining('automations/triage.md') as unknown },
+    expect(refused).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('automations/triage.md') as unknown,
     });
   });
 
@@ -121,7 +110,7 @@ describe('the management API on a managed factory', () => {
     writeFileSync(join(dir, 'webhooks/nightly.yaml'), '# by hand\nsecretName: nightly-token\n');
     await sync(relay);
     const uid = (await byName('nightly'))!.uid;
-    await relay.api('PATCH', `/api/webhooks/${uid}`, { enabled: false });
+    await relay.call('webhooks.update', { uid, enabled: false });
     expect(readFileSync(join(dir, 'webhooks/nightly.yaml'), 'utf8')).toBe(
       '# by hand\nsecretName: nightly-token\nenabled: false\n',
     );

@@ -20,9 +20,9 @@ describe('a refused definition', () => {
     dir = copyFixture('basic');
     await createFixtureSecrets(relay);
     await sync(relay, { dir });
-    ghUid = (
-      await relay.api<{ items: Array<{ uid: string; name: string }> }>('GET', '/api/webhooks')
-    ).body.items.find((w) => w.name === 'github-prod')!.uid;
+    ghUid = (await relay.call('webhooks.list', {})).items.find(
+      (w) => w.name === 'github-prod',
+    )!.uid;
     writeDefinition(dir, 'automations/triage.md', automationFile([ghUid]));
     await sync(relay);
     before = await snapshot();
@@ -32,10 +32,10 @@ describe('a refused definition', () => {
   /** Everything a refused apply must leave exactly as it was. */
   async function snapshot(): Promise<string> {
     const [webhooks, automations] = await Promise.all([
-      relay.api('GET', '/api/webhooks'),
-      relay.api('GET', '/api/automations'),
+      relay.call('webhooks.list', {}),
+      relay.call('automations.list', {}),
     ]);
-    return JSON.stringify([webhooks.body, automations.body]).replace(/"runs24h":\d+/g, '');
+    return JSON.stringify([webhooks, automations]).replace(/"runs24h":\d+/g, '');
   }
 
   async function expectRefused(message: string, path: string): Promise<void> {
@@ -57,7 +57,7 @@ describe('a refused definition', () => {
   });
 
   it('refuses a url_token whose secret is not URL-safe', async () => {
-    await relay.api('POST', '/api/secrets', { name: 'spaced', value: 'not url safe at all' });
+    await relay.call('secrets.create', { name: 'spaced', value: 'not url safe at all' });
     writeFileSync(join(dir, 'webhooks/partner.yaml'), 'authMode: url_token\nsecretName: spaced\n');
     await expectRefused(
       'webhooks/partner.yaml:2: secretName: "spaced" is not URL-safe, so it cannot be a url_token (16+ of A–Z a–z 0–9 . _ ~ -)',

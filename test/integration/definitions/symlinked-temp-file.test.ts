@@ -5,8 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture, createFixtureSecrets, sync } from '../../support/definitions.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 
-type Webhook = { uid: string; name: string; enabled: boolean };
-
 /** A definition write never follows a link planted at its temp path (issue 24, item 6). */
 describe('definition file writes and symbolic links', () => {
   let relay: TestRelay;
@@ -24,44 +22,36 @@ describe('definition file writes and symbolic links', () => {
 
   it('refuses to create a webhook file through a symlinked temp file, and the link target is untouched', async () => {
     symlinkSync(victim, join(dir, 'webhooks/deploys.yaml.hookport-tmp'));
-    const refused = await relay.api<{ error: { message: string } }>('POST', '/api/webhooks', {
+    const refused = await relay.callError('webhooks.create', {
       name: 'deploys',
       secretName: 'nightly-token',
     });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toContain('is a symbolic link');
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain('is a symbolic link');
     expect(readFileSync(victim, 'utf8')).toBe('ssh-ed25519 AAAA operator\n');
-    const names = (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items.map(
-      (w) => w.name,
-    );
+    const names = (await relay.call('webhooks.list', {})).items.map((w) => w.name);
     expect(names).not.toContain('deploys');
   });
 
   it('refuses an edit through a dangling symlink at the temp path, and creates nothing there', async () => {
-    const uid = (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items.find(
+    const uid = (await relay.call('webhooks.list', {})).items.find(
       (w) => w.name === 'github-prod',
     )!.uid;
     const dangling = join(victim, '..', 'not-yet-there');
     symlinkSync(dangling, join(dir, 'webhooks/github-prod.yaml.hookport-tmp'));
-    const refused = await relay.api<{ error: { message: string } }>(
-      'PATCH',
-      `/api/webhooks/${uid}`,
-      { enabled: false },
-    );
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toContain(
-      'github-prod.yaml.hookport-tmp is a symbolic link',
-    );
+    const refused = await relay.callError('webhooks.update', { uid, enabled: false });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain('github-prod.yaml.hookport-tmp is a symbolic link');
     expect(() => readFileSync(dangling)).toThrow();
   });
 
   it('replaces a plain temp file an interrupted write left behind', async () => {
     writeFileSync(join(dir, 'webhooks/deploys.yaml.hookport-tmp'), 'half a fi');
-    const created = await relay.api('POST', '/api/webhooks', {
+    const created = await relay.call('webhooks.create', {
       name: 'deploys',
       secretName: 'nightly-token',
     });
-    expect(created.status).toBe(201);
+    expect(created.webhook.name).toBe('deploys');
     expect(readFileSync(join(dir, 'webhooks/deploys.yaml'), 'utf8')).toBe(
       'authMode: token\nsecretName: nightly-token\n',
     );

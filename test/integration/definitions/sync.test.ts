@@ -12,8 +12,6 @@ import {
 } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
-type Webhook = { uid: string; name: string; enabled: boolean; ingressUrl: string };
-
 describe('a managed factory over time', () => {
   const relays: TestRelay[] = [];
   const start = async (dataDir?: string): Promise<TestRelay> => {
@@ -24,8 +22,7 @@ describe('a managed factory over time', () => {
   afterEach(async () => {
     for (const relay of relays.splice(0)) await relay.stop();
   });
-  const webhooks = async (relay: TestRelay): Promise<Webhook[]> =>
-    (await relay.api<{ items: Webhook[] }>('GET', '/api/webhooks')).body.items;
+  const webhooks = async (relay: TestRelay) => (await relay.call('webhooks.list', {})).items;
 
   it('applies an edit the watcher sees, within about a second', async () => {
     const relay = await start();
@@ -106,10 +103,7 @@ describe('a managed factory over time', () => {
       (await postDelivery(nightly.ingressUrl, '{"n":3}', bearer('rotated-outside-0123456789')))
         .status,
     ).toBe(202);
-    const listed = await relay.api<{ items: Array<{ name: string; rotatedAt: string | null }> }>(
-      'GET',
-      '/api/secrets',
-    );
-    expect(listed.body.items.find((s) => s.name === 'nightly-token')?.rotatedAt).not.toBeNull();
+    const listed = await relay.call('secrets.list', {});
+    expect(listed.items.find((s) => s.name === 'nightly-token')?.rotatedAt).not.toBeNull();
   });
 });

@@ -148,20 +148,22 @@ describe('the event type of every delivery (§13)', () => {
     );
     expect((await getDelivery(relay, first.body.delivery_id!)).eventType).toBe('backup');
 
-    const patched = await relay.api('PATCH', `/api/webhooks/${token.webhook.uid}`, {
+    const patched = await relay.call('webhooks.update', {
+      uid: token.webhook.uid,
       eventTypePath: 'header:X-Job-Event',
     });
-    expect(patched.body).toMatchObject({ eventTypePath: 'header:X-Job-Event' });
+    expect(patched).toMatchObject({ eventTypePath: 'header:X-Job-Event' });
     const second = await postDelivery(token.ingressUrl, '{"n":2}', {
       ...bearer(token.secret),
       'x-job-event': 'restore',
     });
     expect((await getDelivery(relay, second.body.delivery_id!)).eventType).toBe('restore');
 
-    const cleared = await relay.api('PATCH', `/api/webhooks/${token.webhook.uid}`, {
+    const cleared = await relay.call('webhooks.update', {
+      uid: token.webhook.uid,
       eventTypePath: null,
     });
-    expect(cleared.body).toMatchObject({ eventTypePath: null });
+    expect(cleared).toMatchObject({ eventTypePath: null });
 
     const hmac = sender('hmac-sha256');
     const { ingressUrl } = await createSignatureWebhook(relay, hmac, { eventTypePath: '$.kind' });
@@ -171,38 +173,32 @@ describe('the event type of every delivery (§13)', () => {
   });
 
   it('refuses eventTypePath for provider schemes and for a credential header', async () => {
-    const github = await relay.api('POST', '/api/webhooks', {
+    const github = await relay.callError('webhooks.create', {
       name: 'gh',
       authMode: 'signature',
       signatureScheme: 'github',
       secret: 'gh-secret',
       eventTypePath: 'action',
     });
-    expect(github.status).toBe(400);
-    expect(github.body).toMatchObject({
-      error: {
-        path: 'eventTypePath',
-        message: expect.stringContaining(
-          'only token, url_token and hmac-sha256 webhooks',
-        ) as unknown,
-      },
+    expect(github).toMatchObject({
+      code: 'invalid_input',
+      path: 'eventTypePath',
+      message: expect.stringContaining('only token, url_token and hmac-sha256 webhooks') as unknown,
     });
-    const credential = await relay.api('POST', '/api/webhooks', {
+    const credential = await relay.callError('webhooks.create', {
       name: 'tok',
       eventTypePath: 'header:Authorization',
     });
-    expect(credential.status).toBe(400);
-    expect(credential.body).toMatchObject({
-      error: {
-        path: 'eventTypePath',
-        message:
-          'eventTypePath: Authorization carries a credential and is stored as [redacted]; name another header',
-      },
+    expect(credential).toMatchObject({
+      code: 'invalid_input',
+      path: 'eventTypePath',
+      message:
+        'eventTypePath: Authorization carries a credential and is stored as [redacted]; name another header',
     });
   });
 });
 
 async function firstWebhook(relay: TestRelay): Promise<{ uid: string }> {
-  const listed = await relay.api<{ items: Array<{ uid: string }> }>('GET', '/api/webhooks');
-  return listed.body.items[0]!;
+  const listed = await relay.call('webhooks.list', {});
+  return listed.items[0]!;
 }

@@ -6,10 +6,7 @@ import {
   waitForRun,
   webhookTrigger,
 } from '../../support/automations.js';
-import type { Delivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
-
-type Page = { items: Array<Delivery & { match?: string }> };
 
 describe('why a search result matched, and a run’s event type', () => {
   let relay: TestRelay;
@@ -17,14 +14,7 @@ describe('why a search result matched, and a run’s event type', () => {
   let deep = '';
   let shown = '';
 
-  const search = async (q: string): Promise<Page['items']> => {
-    const response = await relay.api<Page>(
-      'GET',
-      `/api/webhooks/${uid}/deliveries?q=${encodeURIComponent(q)}`,
-    );
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body.items;
-  };
+  const search = async (q: string) => (await relay.call('deliveries.list', { uid, q })).items;
 
   beforeAll(async () => {
     relay = await startTestRelay();
@@ -57,8 +47,8 @@ describe('why a search result matched, and a run’s event type', () => {
     const byIdentity = items.find((item) => item.identity === 'job-sokolova-7');
     expect(byIdentity?.match).toBe('identity job-sokolova-7');
     // Without a search, no entry carries one.
-    const plain = await relay.api<Page>('GET', `/api/webhooks/${uid}/deliveries`);
-    expect(plain.body.items.every((item) => item.match === undefined)).toBe(true);
+    const plain = await relay.call('deliveries.list', { uid });
+    expect(plain.items.every((item) => item.match === undefined)).toBe(true);
   });
 
   it('cuts a long payload around the match, on one line', () => {

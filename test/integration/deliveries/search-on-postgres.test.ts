@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
 import { MAX_BATCH_ITEMS } from '../../../src/main/store/postgres/batch-statement.js';
 import { openPostgresStore } from '../../../src/main/store/postgres/postgres-store.js';
-import type { Delivery } from '../../support/deliveries.js';
 import { usePostgres } from '../../support/postgres.js';
 import { parseMetrics, sampleValue } from '../../support/prometheus.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -11,8 +10,6 @@ import { waitFor } from '../../support/wait.js';
 const postgres = usePostgres();
 const MASTER_KEY = 'b2'.repeat(32);
 
-type Page = { items: Delivery[]; total: number };
-
 /** A relay in this process on the shared database, as `hookport serve --database` runs one. */
 const relayOn = (url: string): Promise<TestRelay> =>
   startTestRelay({
@@ -20,14 +17,8 @@ const relayOn = (url: string): Promise<TestRelay> =>
       openPostgresStore(url, { masterKey: MASTER_KEY, dedupeWindowMs: DEDUPE_WINDOW_MS, log }),
   });
 
-const search = async (relay: TestRelay, uid: string, q: string): Promise<Page> => {
-  const response = await relay.api<Page>(
-    'GET',
-    `/api/webhooks/${uid}/deliveries?q=${encodeURIComponent(q)}&limit=100`,
-  );
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body;
-};
+const search = (relay: TestRelay, uid: string, q: string) =>
+  relay.call('deliveries.list', { uid, q, limit: 100 });
 
 const pendingOf = (relay: TestRelay): Promise<number> => relay.core.store.metrics.searchPending();
 
@@ -84,6 +75,7 @@ describe('searching the log on PostgreSQL, which indexes after the 202', () => {
     expect(all.items.map((d) => d.id).sort()).toEqual([...sent].sort());
     expect((await search(a, uid, 'sup-7039"')).items.map((d) => d.id)).toEqual([sent[39]]);
 
+    // /metrics is Prometheus text on the admin listener, not a management call.
     const metrics = parseMetrics((await a.api<string>('GET', '/metrics')).body);
     expect(metrics.has('hookport_search_index_pending')).toBe(true);
     expect(sampleValue(metrics, 'hookport_search_index_pending')).toBe(0);

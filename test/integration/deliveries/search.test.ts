@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRetention } from '../../../src/main/store/sqlite/retention.js';
 import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
-import type { Delivery } from '../../support/deliveries.js';
+import type { MethodInput, MethodOutput } from '../../../src/shared/contract/index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
-type Page = { items: Delivery[]; nextBefore: string | null; total: number };
+type Query = Omit<MethodInput<'deliveries.list'>, 'uid'>;
 
 const COUNT = 10_000;
 /** Accepted (seed labels cycle Accepted ×3, Duplicate, Rejected (auth)). */
@@ -26,11 +26,8 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   let ids: string[];
   let start: number;
 
-  const list = async (query: string): Promise<Page> => {
-    const response = await relay.api<Page>('GET', `/api/webhooks/${uid}/deliveries?${query}`);
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body;
-  };
+  const list = (query: Query): Promise<MethodOutput<'deliveries.list'>> =>
+    relay.call('deliveries.list', { uid, ...query });
   const indexEverything = (): void => {
     const index = createSearchIndex(sqliteDbOf(relay.core.store));
     while (index.pending() > 0) index.indexSome(10_000);
@@ -49,13 +46,13 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   afterAll(() => relay.stop());
 
   it('finds the one delivery among 10,000 whose payload holds a word, before and after indexing', async () => {
-    const before = await list('q=order_8421');
+    const before = await list({ q: 'order_8421' });
     expect(before.items.map((d) => d.id)).toEqual([ids[NEEDLE_AT]]);
     expect(before.total).toBe(1);
 
     indexEverything();
     expect(createSearchIndex(sqliteDbOf(relay.core.store)).pending()).toBe(0);
-    const after = await list('q=ORDER_8421');
+    const after = await list({ q: 'ORDER_8421' });
     expect(after.items.map((d) => d.id)).toEqual([ids[NEEDLE_AT]]);
     expect(after.total).toBe(1);
     expect(after.nextBefore).toBeNull();
@@ -65,22 +62,22 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     indexEverything();
     const id = ids[7_777]!;
     const middle = id.slice(9, 29);
-    const byId = await list(`q=${middle}`);
+    const byId = await list({ q: middle });
     expect(byId.items.map((d) => d.id)).toContain(id);
     expect(byId.items.every((d) => d.id.includes(middle))).toBe(true);
 
-    const byIdentity = await list('q=seed-7777');
+    const byIdentity = await list({ q: 'seed-7777' });
     expect(byIdentity.items.map((d) => d.identity)).toEqual(['seed-7777']);
   });
 
   it('finds deliveries by part of their event type, and filters by an exact event type', async () => {
-    const byPart = await list('q=payment_fail&limit=5');
+    const byPart = await list({ q: 'payment_fail', limit: 5 });
     expect(byPart.total).toBe(COUNT / 10);
     expect(byPart.items.every((d) => d.eventType === 'invoice.payment_failed')).toBe(true);
     indexEverything();
-    expect((await list('q=PAYMENT_FAIL&limit=5')).total).toBe(COUNT / 10);
+    expect((await list({ q: 'PAYMENT_FAIL', limit: 5 })).total).toBe(COUNT / 10);
 
-    const exact = await list('eventType=invoice.paid&labels=Duplicate&limit=5');
+    const exact = await list({ eventType: 'invoice.paid', labels: 'Duplicate', limit: 5 });
     expect(exact.total).toBe(ids.filter((_, i) => i % 10 !== 0 && i % 5 === 3).length);
     expect(
       exact.items.every((d) => d.eventType === 'invoice.paid' && d.label === 'Duplicate'),
@@ -94,26 +91,28 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     const to = start + 6_999 * 1000;
     // Rejected (auth) entries keep no payload, so "opened" can only match Accepted ones…
     const opened = ids.filter((_, i) => i >= 6_000 && i <= 6_999 && i % 5 < 3 && i % 2 === 0);
-    const page1 = await list(
-      `labels=${encodeURIComponent('Accepted,Rejected (auth)')}&from=${from}&to=${to}&q=opened&limit=100`,
-    );
+    const labels = 'Accepted,Rejected (auth)';
+    const page1 = await list({ labels, from, to, q: 'opened', limit: 100 });
     expect(page1.total).toBe(opened.length);
     expect(page1.items).toHaveLength(100);
     expect(page1.items.map((d) => d.id)).toEqual([...opened].reverse().slice(0, 100));
-    const page2 = await list(
-      `labels=${encodeURIComponent('Accepted,Rejected (auth)')}&from=${from}&to=${to}&q=opened&limit=100&before=${page1.nextBefore}`,
-    );
+    const page2 = await list({
+      labels,
+      from,
+      to,
+      q: 'opened',
+      limit: 100,
+      before: page1.nextBefore!,
+    });
     expect(page2.total).toBe(opened.length);
     expect(page2.items[0]!.id < page1.items[99]!.id).toBe(true);
 
     // …and without q, both labels count in the range, each exactly once.
-    const both = await list(
-      `labels=${encodeURIComponent('Accepted,Rejected (auth)')}&from=${from}&to=${to}&limit=1`,
-    );
+    const both = await list({ labels, from, to, limit: 1 });
     const inRange = ids.filter((_, i) => i >= 6_000 && i <= 6_999 && (i % 5 < 3 || i % 5 === 4));
     expect(both.total).toBe(inRange.length);
 
-    const all = await list('limit=1');
+    const all = await list({ limit: 1 });
     expect(all.total).toBe(COUNT);
   });
 
@@ -126,8 +125,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
       bodyOf: (i) => JSON.stringify({ invoice: `inv-${i}`, note: 'quarterly-report' }),
     });
     indexEverything();
-    const search = async (q: string): Promise<Page> =>
-      (await relay.api<Page>('GET', `/api/webhooks/${own}/deliveries?q=${q}`)).body;
+    const search = (q: string) => relay.call('deliveries.list', { uid: own, q });
     expect((await search('quarterly-report')).total).toBe(36); // 60 entries, 3 in 5 Accepted
 
     // Retention keeps the newest 50: entries 0..9 go, with their payloads and index rows.
@@ -136,19 +134,15 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
       Date.now(),
     );
     expect(removed).toBeGreaterThanOrEqual(10);
-    expect((await search('inv-5%22')).total).toBe(0); // entry 5 was Accepted, and pruned
-    expect((await search('inv-15%22')).total).toBe(1);
+    expect((await search('inv-5"')).total).toBe(0); // entry 5 was Accepted, and pruned
+    expect((await search('inv-15"')).total).toBe(1);
     expect((await search('quarterly-report')).total).toBe(30);
 
     // A replay is a new Accepted entry: found at once (still queued), and once indexed.
     const original = seeded[57]!; // Accepted: 57 % 5 === 2
-    const replay = await relay.api<{ delivery_id: string }>(
-      'POST',
-      `/api/deliveries/${original}/replay`,
-    );
-    expect(replay.status).toBe(200);
+    const replay = await relay.call('deliveries.replay', { id: original });
     const found = await search('inv-57');
-    expect(found.items.map((d) => d.id).sort()).toEqual([original, replay.body.delivery_id].sort());
+    expect(found.items.map((d) => d.id).sort()).toEqual([original, replay.delivery_id].sort());
     indexEverything();
     expect((await search('inv-57')).total).toBe(2);
     expect((await search('quarterly-report')).total).toBe(31);
@@ -163,12 +157,9 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     });
     expect(sent.status).toBe(202);
     const q = async (text: string): Promise<string[]> =>
-      (
-        await relay.api<Page>(
-          'GET',
-          `/api/webhooks/${created.webhook.uid}/deliveries?q=${encodeURIComponent(text)}`,
-        )
-      ).body.items.map((d) => d.id);
+      (await relay.call('deliveries.list', { uid: created.webhook.uid, q: text })).items.map(
+        (d) => d.id,
+      );
     expect(await q('sup-20931')).toEqual([sent.body.delivery_id]);
     expect(await q('evt-551')).toEqual([sent.body.delivery_id]);
     indexEverything();
@@ -177,18 +168,15 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   });
 
   it('refuses a search it cannot answer, saying why', async () => {
-    const bad = async (query: string): Promise<{ message: string; path?: string }> => {
-      const response = await relay.api<{ error: { message: string; path?: string } }>(
-        'GET',
-        `/api/webhooks/${uid}/deliveries?${query}`,
-      );
-      expect(response.status).toBe(400);
-      return response.body.error;
+    const bad = async (query: Query) => {
+      const refused = await relay.callError('deliveries.list', { uid, ...query });
+      expect(refused.code).toBe('invalid_input');
+      return refused;
     };
-    expect((await bad('q=ab')).message).toContain('at least 3 characters');
-    expect((await bad('labels=Accepted,Nope')).message).toContain('unknown label "Nope"');
-    expect((await bad('from=yesterday')).message).toContain('ISO 8601');
-    const reversed = await bad(`from=${Date.now()}&to=${Date.now() - 1000}`);
+    expect((await bad({ q: 'ab' })).message).toContain('at least 3 characters');
+    expect((await bad({ labels: 'Accepted,Nope' })).message).toContain('unknown label "Nope"');
+    expect((await bad({ from: 'yesterday' })).message).toContain('ISO 8601');
+    const reversed = await bad({ from: Date.now(), to: Date.now() - 1000 });
     expect(reversed).toMatchObject({ path: 'from' });
     expect(reversed.message).toContain('not be later than to');
   });

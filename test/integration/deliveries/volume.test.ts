@@ -4,7 +4,6 @@ import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
-type Volume = { since: string; bucketMinutes: number; buckets: LabelCounts[] };
 const sum = (buckets: LabelCounts[], label: keyof LabelCounts): number =>
   buckets.reduce((total, bucket) => total + bucket[label], 0);
 
@@ -27,11 +26,7 @@ describe("GET /api/webhooks/:uid/volume: a webhook's deliveries by label over ti
   });
   afterAll(() => relay.stop());
 
-  const volume = async (range: string) => {
-    const response = await relay.api<Volume>('GET', `/api/webhooks/${uid}/volume?range=${range}`);
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const volume = (range: '24h' | '7d') => relay.call('deliveries.volume', { uid, range });
 
   it('counts the last 24 hours by the hour, every delivery and every rejection', async () => {
     const day = await volume('24h');
@@ -52,11 +47,8 @@ describe("GET /api/webhooks/:uid/volume: a webhook's deliveries by label over ti
   });
 
   it('refuses a range it does not draw', async () => {
-    const response = await relay.api<{ error: { message: string } }>(
-      'GET',
-      `/api/webhooks/${uid}/volume?range=30d`,
-    );
-    expect(response.status).toBe(400);
-    expect(response.body.error.message).toContain('24h or 7d');
+    const refused = await relay.callError('deliveries.volume', { uid, range: '30d' });
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.message).toContain('24h or 7d');
   });
 });

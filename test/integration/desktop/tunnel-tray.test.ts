@@ -63,7 +63,7 @@ describe('the desktop tray and notifications', { timeout: 90_000 }, () => {
       );
 
       // Switched off in Settings: nothing more is shown.
-      await relay.api('PATCH', '/api/settings', { desktopNotifications: false, openAtLogin: true });
+      await relay.call('settings.update', { desktopNotifications: false, openAtLogin: true });
       const count = notices().length;
       core.events.emit({ type: 'recovered', webhookUid: created.webhook.uid, asked: 1 });
       await waitFor(

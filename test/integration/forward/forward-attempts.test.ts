@@ -3,15 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Attempt } from '../../../src/shared/contract/forwarding.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { openEventStream } from '../../support/event-stream.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 import { createSignatureWebhook, post } from '../signatures/support/relay-calls.js';
 import { genuineDelivery, SENDERS } from '../signatures/support/senders.js';
 import { header, startHandler, type Answer, type LocalHandler } from './support/handler.js';
-
-type ErrorBody = { error: { code: string; message: string; path?: string } };
 
 /** Every byte the relay keeps on disk: the SQLite file and its write-ahead log. */
 const databaseBytes = (relay: TestRelay): string =>
@@ -54,15 +52,9 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
     return { hook, id: sent.body.delivery_id! };
   }
 
-  const forward = (id: string, input: Record<string, unknown>, token?: string) =>
-    relay.api<{ attempt: Attempt } & ErrorBody>(
-      'POST',
-      `/api/deliveries/${id}/forward`,
-      input,
-      token ? { token } : {},
-    );
-  const attempts = (id: string) =>
-    relay.api<{ items: Attempt[] }>('GET', `/api/deliveries/${id}/attempts`);
+  const forward = (id: string, input: Omit<MethodInput<'deliveries.forward'>, 'id'>) =>
+    relay.call('deliveries.forward', { id, ...input });
+  const attempts = (id: string) => relay.call('deliveries.attempts', { id });
 
   it('records a handler answering 500 and then 200 as two attempts, newest first', async () => {
     const { id } = await tokenDelivery();
@@ -71,10 +63,10 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
       ++calls === 1
         ? { status: 500, body: 'handler crashed: TypeError', headers: { 'x-trace': 'a1' } }
         : { status: 200, body: '{"ok":true}', headers: { 'content-type': 'application/json' } };
-    expect((await forward(id, { url: handler.url })).body.attempt.status).toBe(500);
-    expect((await forward(id, { url: handler.url })).body.attempt.status).toBe(200);
+    expect((await forward(id, { url: handler.url })).attempt.status).toBe(500);
+    expect((await forward(id, { url: handler.url })).attempt.status).toBe(200);
 
-    const listed = (await attempts(id)).body.items;
+    const listed = (await attempts(id)).items;
     expect(listed.map((a) => a.status)).toEqual([200, 500]);
     expect(listed[1]).toMatchObject({
       url: handler.url,
@@ -121,7 +113,7 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
       await forward(sent.body.delivery_id!, { url: handler.url, body: '{"edited":1}' });
       const got = handler.received[handler.received.length - 1]!;
       sentSignatures.push(header(got, sender.signatureHeader)!);
-      const [attempt] = (await attempts(sent.body.delivery_id!)).body.items;
+      const [attempt] = (await attempts(sent.body.delivery_id!)).items;
       expect(attempt!.requestHeaders).toContainEqual([sender.signatureHeader, '[redacted]']);
     }
     // GitLab's "signature" is the secret itself; GitHub's is an HMAC of the edited body.
@@ -144,7 +136,7 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
       body: 'x'.repeat(200_000),
       headers: { 'set-cookie': 'sid=handler-secret', 'content-type': 'text/plain' },
     });
-    const { attempt } = (await forward(id, { url: handler.url })).body;
+    const { attempt } = await forward(id, { url: handler.url });
     expect(attempt.headers).toContainEqual(['set-cookie', '[redacted]']);
     expect(attempt.body.length).toBe(64 * 1024);
     expect(attempt.bodyTruncated).toBe(true);
@@ -155,12 +147,12 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
     const { id } = await tokenDelivery();
     const downUrl = handler.url;
     await handler.stop();
-    const refused = (await forward(id, { url: downUrl })).body.attempt;
+    const refused = (await forward(id, { url: downUrl })).attempt;
     expect(refused).toMatchObject({ status: null, error: 'ECONNREFUSED', delivered: false });
 
     const silent = await silentServer();
     try {
-      const timedOut = (await forward(id, { url: silent.url })).body.attempt;
+      const timedOut = (await forward(id, { url: silent.url })).attempt;
       expect(timedOut).toMatchObject({ status: null, error: 'timed out after 1 s' });
       expect(timedOut.durationMs).toBeGreaterThanOrEqual(900);
     } finally {
@@ -172,7 +164,7 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
   it('reports a redirect without following it', async () => {
     const { id } = await tokenDelivery();
     handler.answer = () => ({ status: 307, headers: { location: 'http://127.0.0.1:1/elsewhere' } });
-    const { attempt } = (await forward(id, { url: handler.url })).body;
+    const { attempt } = await forward(id, { url: handler.url });
     expect(attempt.status).toBe(307);
     expect(attempt.headers).toContainEqual(['location', 'http://127.0.0.1:1/elsewhere']);
     expect(handler.received).toHaveLength(1);
@@ -182,7 +174,7 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
     const stream = await openEventStream(relay);
     try {
       const { id } = await tokenDelivery();
-      const { attempt } = (await forward(id, { url: handler.url })).body;
+      const { attempt } = await forward(id, { url: handler.url });
       await waitFor(
         () => stream.events().some((e) => e.type === 'attempt' && e.attempt.id === attempt.id),
         'the attempt event',
@@ -203,26 +195,34 @@ describe('POST /api/deliveries/:id/forward and its attempts', () => {
       [{ url: handler.url, headers: {} }, 'unknown field "headers"'],
     ];
     for (const [input, message] of cases) {
-      const response = await forward(id, input);
-      expect(response.status, JSON.stringify(input).slice(0, 80)).toBe(400);
-      expect(response.body.error.message).toContain(message);
+      const refused = await relay.callError('deliveries.forward', { id, ...input });
+      expect(refused.code, JSON.stringify(input).slice(0, 80)).toBe('invalid_input');
+      expect(refused.message).toContain(message);
     }
     const duplicate = await postDelivery(hook.ingressUrl, '{"order":42}', bearer(hook.secret));
-    const refused = await forward(duplicate.body.delivery_id!, { url: handler.url });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toContain(`use the original, ${id}`);
-    expect((await forward('dlv_00000000000000000000000000', { url: handler.url })).status).toBe(
-      404,
-    );
+    const refused = await relay.callError('deliveries.forward', {
+      id: duplicate.body.delivery_id!,
+      url: handler.url,
+    });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain(`use the original, ${id}`);
+    const missing = await relay.callError('deliveries.forward', {
+      id: 'dlv_00000000000000000000000000',
+      url: handler.url,
+    });
+    expect(missing.code).toBe('not_found');
 
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
-    });
-    expect((await forward(id, { url: handler.url }, viewer.body.value)).status).toBe(403);
-    const read = await relay.api('GET', `/api/deliveries/${id}/attempts`, undefined, {
-      token: viewer.body.value,
-    });
+    // The role check is the transport's: a view token's answers are read as HTTP.
+    const viewer = await relay.call('tokens.create', { name: 'ro', role: 'view' });
+    const token = viewer.value;
+    const asViewer = await relay.api(
+      'POST',
+      `/api/deliveries/${id}/forward`,
+      { url: handler.url },
+      { token },
+    );
+    expect(asViewer.status).toBe(403);
+    const read = await relay.api('GET', `/api/deliveries/${id}/attempts`, undefined, { token });
     expect(read.status).toBe(200);
     expect(handler.received).toHaveLength(0);
   });

@@ -103,11 +103,8 @@ describe('hookport forward', () => {
   );
 
   async function lastDeliveryId(): Promise<string> {
-    const page = await relay.api<{ items: { id: string }[] }>(
-      'GET',
-      `/api/webhooks/${hook.webhook.uid}/deliveries?limit=1`,
-    );
-    return page.body.items[0]!.id;
+    const page = await relay.call('deliveries.list', { uid: hook.webhook.uid, limit: 1 });
+    return page.items[0]!.id;
   }
 
   it(
@@ -164,11 +161,8 @@ describe('hookport forward', () => {
     'starts where it is told: --since an ID, or --from-now; --no-sign sends no signature',
     async () => {
       const sent = [await deliver(1), await deliver(2), await deliver(3)];
-      const page = await relay.api<{ items: { id: string }[] }>(
-        'GET',
-        `/api/webhooks/${hook.webhook.uid}/deliveries?limit=3`,
-      );
-      const [, second, first] = page.body.items.map((d) => d.id);
+      const page = await relay.call('deliveries.list', { uid: hook.webhook.uid, limit: 3 });
+      const [, second, first] = page.items.map((d) => d.id);
 
       const fromNow = run(hook.webhook.name, '--to', handler.url, '--from-now');
       await fromNow.waitForLine(/^Starting with the next delivery \(--from-now\)/);

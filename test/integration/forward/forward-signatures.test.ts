@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Attempt } from '../../../src/shared/contract/forwarding.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import {
   createSignatureWebhook,
@@ -46,8 +46,8 @@ describe('forwarding a stored delivery of every signature scheme', () => {
     }
   }
 
-  const forward = (id: string, input: Record<string, unknown>) =>
-    relay.api<{ attempt: Attempt }>('POST', `/api/deliveries/${id}/forward`, input);
+  const forward = (id: string, input: Omit<MethodInput<'deliveries.forward'>, 'id'>) =>
+    relay.call('deliveries.forward', { id, ...input });
 
   it.each(SENDERS.map((s) => [s.scheme, s] as const))(
     '%s: the handler verifies it with its own code, with a fresh timestamp and the same delivery ID',
@@ -55,8 +55,7 @@ describe('forwarding a stored delivery of every signature scheme', () => {
       const { deliveryId, genuine } = await storedTenMinutesAgo(sender);
       const before = handler.received.length;
       const response = await forward(deliveryId, { url: handler.url });
-      expect(response.status, JSON.stringify(response.body)).toBe(200);
-      expect(response.body.attempt).toMatchObject({ status: 200, signed: true, edited: false });
+      expect(response.attempt).toMatchObject({ status: 200, signed: true, edited: false });
 
       const got = handler.received[before]!;
       expect(await verifyAsProvider(sender, got, nowSeconds())).toEqual({
@@ -85,7 +84,7 @@ describe('forwarding a stored delivery of every signature scheme', () => {
       const edited = '{\n  "edited": true,\n  "text": "changed by hand"\n}';
       const before = handler.received.length;
       const response = await forward(deliveryId, { url: handler.url, body: edited });
-      expect(response.body.attempt).toMatchObject({ status: 200, edited: true, sentBody: edited });
+      expect(response.attempt).toMatchObject({ status: 200, edited: true, sentBody: edited });
       const got = handler.received[before]!;
       expect(await verifyAsProvider(sender, got, nowSeconds())).toMatchObject({ ok: true });
       if (sender.scheme === 'linear') {
@@ -101,7 +100,7 @@ describe('forwarding a stored delivery of every signature scheme', () => {
     const { deliveryId, genuine } = await storedTenMinutesAgo(github);
     const before = handler.received.length;
     const response = await forward(deliveryId, { url: handler.url, sign: false });
-    expect(response.body.attempt.signed).toBe(false);
+    expect(response.attempt.signed).toBe(false);
     const got = handler.received[before]!;
     expect(header(got, 'X-Hub-Signature-256')).toBeNull();
     expect(header(got, 'X-GitHub-Delivery')).toBe(genuine.id);

@@ -16,11 +16,8 @@ describe.each(storeKinds)('an accepted delivery (%s)', (storeKind) => {
     expect(sent.status).toBe(202);
     expect(sent.body.delivery_id).toMatch(/^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
 
-    const entry = await relay.api<{ label: string; payload: string; size: number }>(
-      'GET',
-      `/api/deliveries/${sent.body.delivery_id}`,
-    );
-    expect(entry.body).toMatchObject({
+    const entry = await relay.call('deliveries.get', { id: sent.body.delivery_id! });
+    expect(entry).toMatchObject({
       label: 'Accepted',
       size: Buffer.byteLength(raw),
       payload: raw,

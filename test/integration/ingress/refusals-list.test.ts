@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Refusal } from '../../../src/shared/contract/refusals.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
 
-type Listing = {
-  items: Refusal[];
-  counts: Record<string, number>;
-  lastHour: Record<string, number>;
-  kept: number;
-};
-
 describe.each(storeKinds)('GET /api/refusals: requests the log does not keep (%s)', (storeKind) => {
   let relay: TestRelay;
-  const list = async (query = ''): Promise<Listing> => {
-    const response = await relay.api<Listing>('GET', `/api/refusals${query}`);
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const list = (query: MethodInput<'refusals.list'> = {}) => relay.call('refusals.list', query);
 
   beforeAll(async () => {
     relay = await startTestRelay({ ...storeConfig(storeKind), limits: { deliveriesPerMinute: 1 } });
@@ -58,44 +47,36 @@ describe.each(storeKinds)('GET /api/refusals: requests the log does not keep (%s
     expect(lastHour).toEqual({ 404: 1, 405: 1, 429: 1 });
     expect(kept).toBeGreaterThanOrEqual(1_000);
 
-    const status = await relay.api<{ refusalsLastHour: Record<string, number> }>(
-      'GET',
-      '/api/status',
-    );
-    expect(status.body.refusalsLastHour).toEqual({ 404: 1, 405: 1, 429: 1 });
+    const status = await relay.call('relay.status', {});
+    expect(status.refusalsLastHour).toEqual({ 404: 1, 405: 1, 429: 1 });
   });
 
   it('shows a sender hitting a disabled URL-token webhook, per webhook, and never its token', async () => {
     const created = await relay.createWebhook({ name: 'tokened', authMode: 'url_token' });
     const token = created.secret!;
     const uid = created.webhook.uid;
-    const patched = await relay.api('PATCH', `/api/webhooks/${uid}`, { enabled: false });
-    expect(patched.status).toBe(200);
+    const patched = await relay.call('webhooks.update', { uid, enabled: false });
+    expect(patched.enabled).toBe(false);
     const url = `${relay.ingressUrl}/webhooks/w/${uid}/${token}`;
     expect((await postDelivery(url, '{}')).status).toBe(404);
     expect((await postDelivery(`${url}?again=${token}`, '{}')).status).toBe(404);
 
-    const mine = await list(`?webhook=${uid}`);
+    const mine = await list({ webhook: uid });
     expect(mine.items).toHaveLength(2);
     expect(mine.items.map((r) => [r.status, r.reason, r.path])).toEqual([
       [404, 'webhook is disabled', `/webhooks/w/${uid}/{token}?…`],
       [404, 'webhook is disabled', `/webhooks/w/${uid}/{token}`],
     ]);
+    // Raw: every byte of the answer is searched for the token, not only the contract's fields.
     const everything = await relay.api('GET', '/api/refusals?limit=1000');
     expect(JSON.stringify(everything.body)).not.toContain(token);
   });
 
   it('refuses a limit it does not serve, and a malformed webhook filter', async () => {
-    const tooMany = await relay.api<{ error: { message: string } }>(
-      'GET',
-      '/api/refusals?limit=5000',
-    );
-    expect(tooMany.status).toBe(400);
-    const notAUid = await relay.api<{ error: { message: string } }>(
-      'GET',
-      '/api/refusals?webhook=orders',
-    );
-    expect(notAUid.status).toBe(400);
-    expect(notAUid.body.error.message).toContain('webhook UID');
+    const tooMany = await relay.callError('refusals.list', { limit: 5000 });
+    expect(tooMany.code).toBe('invalid_input');
+    const notAUid = await relay.callError('refusals.list', { webhook: 'orders' });
+    expect(notAUid.code).toBe('invalid_input');
+    expect(notAUid.message).toContain('webhook UID');
   });
 });

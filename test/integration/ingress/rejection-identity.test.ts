@@ -3,13 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
-
-type Entry = {
-  label: string;
-  identity: string | null;
-  identitySource: string | null;
-  reason: string;
-};
+import type { Delivery } from '../../support/deliveries.js';
 
 describe.each(storeKinds)('a rejected entry (%s)', (storeKind) => {
   let relay: TestRelay;
@@ -18,13 +12,10 @@ describe.each(storeKinds)('a rejected entry (%s)', (storeKind) => {
   });
   afterEach(() => relay.stop());
 
-  const newest = (uid: string): Promise<Entry> =>
+  const newest = (uid: string): Promise<Delivery> =>
     waitFor(async () => {
-      const page = await relay.api<{ items: Entry[] }>(
-        'GET',
-        `/api/webhooks/${uid}/deliveries?limit=1`,
-      );
-      return page.body.items[0];
+      const page = await relay.call('deliveries.list', { uid, limit: 1 });
+      return page.items[0];
     }, 'the rejection to reach the log');
 
   it('keeps the identity the sender claimed in headers, even when the body was never read', async () => {

@@ -41,12 +41,7 @@ describe('a delivery the store cannot commit', () => {
     const retried = await postDelivery(ingressUrl, '{"n":1}', bearer(secret));
     expect(retried.status).toBe(202);
     const uid = ingressUrl.split('/').pop()!;
-    const log = await relay.api<{ items: Array<{ id: string; label: string }> }>(
-      'GET',
-      `/api/webhooks/${uid}/deliveries`,
-    );
-    expect(log.body.items.map((d) => [d.id, d.label])).toEqual([
-      [retried.body.delivery_id, 'Accepted'],
-    ]);
+    const log = await relay.call('deliveries.list', { uid });
+    expect(log.items.map((d) => [d.id, d.label])).toEqual([[retried.body.delivery_id, 'Accepted']]);
   });
 });

@@ -147,13 +147,7 @@ describe.each(storeKinds)('budgets for unauthenticated log entries (%s)', (store
   });
 
   it('keeps a Rejected (auth) streak through 413s, so a headers-only flood cannot hide it', async () => {
-    const alarms = async () =>
-      (
-        await relay.api<{ items: Array<{ webhookUid: string; kind: string }> }>(
-          'GET',
-          '/api/alarms',
-        )
-      ).body.items;
+    const alarms = async () => (await relay.call('alarms.list', {})).items;
     expect((await genuine('203.0.113.20')).status).toBe(202);
     for (let i = 1; i < DEFAULT_AUTH_FAILURE_STREAK; i++) {
       expect((await forged(`203.0.113.${20 + i}`)).status).toBe(401);

@@ -55,39 +55,40 @@ describe('mcpForRuns: a command run may search the relay while it runs', () => {
   });
 
   const command = () => ({
-    kind: 'command',
+    kind: 'command' as const,
     command: process.execPath,
     args: ['--import', TSX, FIXTURE, out],
     timeoutSeconds: 60,
   });
 
   it('is off by default, and only a manage token turns it on', async () => {
-    const read = await relay.api('GET', '/api/factories/default/executor');
-    expect(read.body).toMatchObject({ executor: { kind: 'record' }, mcpForRuns: false });
-    const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'viewer',
-      role: 'view',
-    });
+    const read = await relay.call('factories.executor', { id: 'default' });
+    expect(read).toMatchObject({ executor: { kind: 'record' }, mcpForRuns: false });
+    const minted = await relay.call('tokens.create', { name: 'viewer', role: 'view' });
+    // The role check is the transport's: read as HTTP.
     const refused = await relay.api(
       'PATCH',
       '/api/factories/default',
       { mcpForRuns: true },
-      { token: minted.body.value },
+      { token: minted.value },
     );
     expect(refused.status).toBe(403);
-    const empty = await relay.api('PATCH', '/api/factories/default', {});
-    expect(empty.status).toBe(400);
-    expect(empty.body).toMatchObject({ error: { message: 'give executor, mcpForRuns or both' } });
-    const on = await relay.api('PATCH', '/api/factories/default', { mcpForRuns: true });
-    expect(on.body).toMatchObject({ executor: { kind: 'record' }, mcpForRuns: true });
+    const empty = await relay.callError('factories.update', { id: 'default' });
+    expect(empty).toMatchObject({
+      code: 'invalid_input',
+      message: 'give executor, mcpForRuns or both',
+    });
+    const on = await relay.call('factories.update', { id: 'default', mcpForRuns: true });
+    expect(on).toMatchObject({ executor: { kind: 'record' }, mcpForRuns: true });
   });
 
   it('gives the run a view token that reads its delivery, and refuses it once the run ended', async () => {
-    const patched = await relay.api('PATCH', '/api/factories/default', {
+    const patched = await relay.call('factories.update', {
+      id: 'default',
       executor: command(),
       mcpForRuns: true,
     });
-    expect(patched.body).toMatchObject({ mcpForRuns: true });
+    expect(patched).toMatchObject({ mcpForRuns: true });
     const run = await waitForRun(relay, await send(), undefined, 30_000);
     expect(run).toMatchObject({ status: 'succeeded', error: null });
     expect(run.output).toContain(run.deliveryId);
@@ -131,7 +132,7 @@ describe('mcpForRuns: a command run may search the relay while it runs', () => {
   });
 
   it('gives nothing to the runs of a factory without it', async () => {
-    await relay.api('PATCH', '/api/factories/default', { executor: command() });
+    await relay.call('factories.update', { id: 'default', executor: command() });
     const run = await waitForRun(relay, await send(), undefined, 30_000);
     // Without mcpForRuns the fixture has no URL to connect to: it fails, and PROMPT.md says nothing.
     expect(run.status).toBe('failed');

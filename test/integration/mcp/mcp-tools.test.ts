@@ -40,7 +40,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
   let runId: string;
 
   const send = async (body: unknown, event: string): Promise<string> => {
-    const webhook = (await relay.api<{ ingressUrl: string }>('GET', `/api/webhooks/${uid}`)).body;
+    const webhook = await relay.call('webhooks.get', { uid });
     const sent = await postDelivery(webhook.ingressUrl, JSON.stringify(body), {
       ...bearer(secret),
       'content-type': 'application/json',
@@ -51,7 +51,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
   };
 
   const deliveryCount = async (): Promise<number> =>
-    (await relay.api<{ total: number }>('GET', `/api/webhooks/${uid}/deliveries`)).body.total;
+    (await relay.call('deliveries.list', { uid })).total;
 
   beforeAll(async () => {
     relay = await startTestRelay();
@@ -81,13 +81,10 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
     issue7 = await send({ action: 'opened', issue: { number: 7, title: 'It hums' } }, 'issues');
     [runId] = (await getDelivery(relay, pr42)).runIds as [string];
     await waitForRun(relay, runId);
-    const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'agent',
-      role: 'view',
-    });
+    const minted = await relay.call('tokens.create', { name: 'agent', role: 'view' });
     [manage, view] = await Promise.all([
       connectMcp(kind, relay.adminUrl, relay.adminToken),
-      connectMcp(kind, relay.adminUrl, minted.body.value),
+      connectMcp(kind, relay.adminUrl, minted.value),
     ]);
     // Two hookport processes starting on a busy machine (stdio) take their time.
   }, 120_000);

@@ -52,15 +52,20 @@ describe('ReplicaRegistry', () => {
     const database = await postgres.database();
     let release: () => void = () => undefined;
     const slowReload = new Promise<void>((resolve) => (release = resolve));
+    let reloadStarted: () => void = () => undefined;
+    const reloading = new Promise<void>((resolve) => (reloadStarted = resolve));
     const a = await replica(database, 'replica-a');
-    const b = await replica(database, 'replica-b', () => slowReload);
+    const b = await replica(database, 'replica-b', () => {
+      reloadStarted();
+      return slowReload;
+    });
     try {
       let answered = false;
       const announced = a.registry.announce('secrets', true).then((lagging) => {
         answered = true;
         return lagging;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await reloading;
       // b has the notification but has not finished reloading: the rotation is not answered.
       expect(answered).toBe(false);
       release();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAutomation, webhookTrigger } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, type CreatedWebhook } from '../../support/relay.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 const ROUNDS = 5;
 
@@ -22,26 +22,26 @@ describe('a management write through one relay', () => {
 
     for (let round = 0; round < ROUNDS; round++) {
       const hook = await createWebhook(a, { name: `hook-${round}` });
-      const automation = await createAutomation(apiOf(a), {
+      const automation = await createAutomation(clientOf(a), {
         name: `build-${round}`,
         triggers: [webhookTrigger([hook.webhook.uid])],
       });
       const first = await sendToB(hook, 1);
       expect(first.status).toBe(202);
-      const planned = await getDelivery(apiOf(b), first.body.delivery_id!);
+      const planned = await getDelivery(clientOf(b), first.body.delivery_id!);
       expect({ round, runs: planned.runIds.length }).toEqual({ round, runs: 1 });
 
-      const disabled = await apiOf(a).api('PATCH', `/api/automations/${automation.id}`, {
+      const disabled = await clientOf(a).call('automations.update', {
+        id: automation.id,
         enabled: false,
       });
-      expect(disabled.status).toBe(200);
+      expect(disabled.enabled).toBe(false);
       const second = await sendToB(hook, 2);
       expect(second.status).toBe(202);
-      const unplanned = await getDelivery(apiOf(b), second.body.delivery_id!);
+      const unplanned = await getDelivery(clientOf(b), second.body.delivery_id!);
       expect({ round, runs: unplanned.runIds.length }).toEqual({ round, runs: 0 });
 
-      const deleted = await apiOf(a).api('DELETE', `/api/webhooks/${hook.webhook.uid}`);
-      expect(deleted.status).toBeLessThan(300);
+      await clientOf(a).call('webhooks.delete', { uid: hook.webhook.uid });
       expect((await sendToB(hook, 3)).status).toBe(404);
     }
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getSignatureScheme } from '../../../src/main/ingress/schemes/index.js';
 import { listDeliveries, type Delivery } from '../../support/deliveries.js';
 import { bearer, postDelivery } from '../../support/relay.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 const IDENTITIES = 50;
 
@@ -73,7 +73,7 @@ describe('the same delivery sent to two relays at once', () => {
     // Either relay's log is the one shared log: read it through B, which created nothing.
     const log: Delivery[] = [];
     for (const uid of [byHeader.webhook.uid, signed.webhook.uid])
-      log.push(...(await listDeliveries(apiOf(b), uid, { limit: 500 })).items);
+      log.push(...(await listDeliveries(clientOf(b), uid, { limit: 500 })).items);
     expect(log).toHaveLength(IDENTITIES * 2);
 
     const byIdentity = new Map<string, Delivery[]>();

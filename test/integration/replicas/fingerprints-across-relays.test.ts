@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childApi } from '../../support/child-relay.js';
-import { useTwoRelays } from './two-relays.js';
-
-type Secrets = { items: Array<{ name: string; fingerprint: string | null }> };
+import { clientOf, useTwoRelays } from './two-relays.js';
 
 /**
  * Issue 24: a fingerprint is an HMAC under a key every replica derives from the shared
@@ -14,33 +11,30 @@ describe('secret fingerprints on two relays of one PostgreSQL', () => {
 
   it('are the same on both, for a value set through either', async () => {
     const { a, b } = await replicas.start();
-    const created = await childApi<{ secret: { fingerprint: string } }>(a, 'POST', '/api/secrets', {
+    const created = await clientOf(a).call('secrets.create', {
       name: 'shared',
       value: 'the same value on every replica',
     });
-    expect(created.status).toBe(201);
-    const onB = await childApi<Secrets>(b, 'GET', '/api/secrets');
-    expect(onB.body.items).toEqual([
-      expect.objectContaining({ name: 'shared', fingerprint: created.body.secret.fingerprint }),
+    const onB = await clientOf(b).call('secrets.list', {});
+    expect(onB.items).toEqual([
+      expect.objectContaining({ name: 'shared', fingerprint: created.secret.fingerprint }),
     ]);
 
-    const other = await childApi<{ secret: { fingerprint: string } }>(b, 'POST', '/api/secrets', {
+    const other = await clientOf(b).call('secrets.create', {
       name: 'other',
       value: 'the same value on every replica',
     });
     // One key for both relays: the same value, the same fingerprint, whoever made it.
-    expect(other.body.secret.fingerprint).toBe(created.body.secret.fingerprint);
+    expect(other.secret.fingerprint).toBe(created.secret.fingerprint);
 
-    const rotated = await childApi<{ secret: { fingerprint: string } }>(
-      b,
-      'POST',
-      '/api/secrets/shared/rotate',
-      { value: 'a new value' },
-    );
-    expect(rotated.body.secret.fingerprint).not.toBe(created.body.secret.fingerprint);
-    const onA = await childApi<Secrets>(a, 'GET', '/api/secrets');
-    expect(onA.body.items.find((s) => s.name === 'shared')?.fingerprint).toBe(
-      rotated.body.secret.fingerprint,
+    const rotated = await clientOf(b).call('secrets.rotate', {
+      name: 'shared',
+      value: 'a new value',
+    });
+    expect(rotated.secret.fingerprint).not.toBe(created.secret.fingerprint);
+    const onA = await clientOf(a).call('secrets.list', {});
+    expect(onA.items.find((s) => s.name === 'shared')?.fingerprint).toBe(
+      rotated.secret.fingerprint,
     );
   }, 90_000);
 });

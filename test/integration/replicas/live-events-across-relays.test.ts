@@ -4,7 +4,7 @@ import { getDelivery } from '../../support/deliveries.js';
 import { openEventStream, type EventStream } from '../../support/event-stream.js';
 import { bearer, postDelivery } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 /**
  * PRODUCT §16: live events reach every replica's UI. A browser watching relay A's
@@ -30,7 +30,7 @@ describe('live events across two relays', () => {
       () => onA.events().some((event) => event.type === 'changed' && event.resource === 'webhooks'),
       "A's stream to say the webhooks changed",
     );
-    await createAutomation(apiOf(b), {
+    await createAutomation(clientOf(b), {
       name: 'note-it',
       triggers: [webhookTrigger([hook.webhook.uid])],
     });
@@ -57,7 +57,7 @@ describe('live events across two relays', () => {
         path: _p,
         headers: _h,
         ...listed
-      } = await getDelivery(apiOf(via), id);
+      } = await getDelivery(clientOf(via), id);
       expect(shown).toEqual({ type: 'delivery', delivery: listed });
       const [runId] = listed.runIds;
       await waitFor(

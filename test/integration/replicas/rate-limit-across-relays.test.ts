@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listDeliveries } from '../../support/deliveries.js';
 import { bearer, postDelivery } from '../../support/relay.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 const SENT = 90;
 const LIMIT = 60;
@@ -55,7 +55,7 @@ describe('the delivery rate limit across two relays', () => {
 
     // A refusal leaves no entry: the shared log has the sixty, whichever relay lists it.
     for (const relay of [a, b]) {
-      const { items } = await listDeliveries(apiOf(relay), hook.webhook.uid, { limit: 500 });
+      const { items } = await listDeliveries(clientOf(relay), hook.webhook.uid, { limit: 500 });
       expect(items.map((item) => item.label)).toEqual(Array<string>(LIMIT).fill('Accepted'));
     }
   });

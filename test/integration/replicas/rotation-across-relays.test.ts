@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childApi, type ChildRelay } from '../../support/child-relay.js';
+import { clientOf, type ChildRelay } from '../../support/child-relay.js';
 import { bearer, postDelivery } from '../../support/relay.js';
 import { createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
@@ -26,15 +26,9 @@ describe('a webhook secret rotated through one of two relays', () => {
     ] as const) {
       for (const relay of [a, b]) expect((await post(relay, current, ++n)).status).toBe(202);
 
-      const rotated = await childApi<{ secret: string }>(
-        rotateOn,
-        'POST',
-        `/api/webhooks/${hook.webhook.uid}/rotate`,
-        {},
-      );
-      expect(rotated.status).toBe(200);
+      const rotated = await clientOf(rotateOn).call('webhooks.rotate', { uid: hook.webhook.uid });
       const old = current;
-      current = rotated.body.secret;
+      current = rotated.secret;
       expect(current).not.toBe(old);
 
       const [withOld, withNew] = await Promise.all([

@@ -10,7 +10,7 @@ import {
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, tempDir } from '../../support/relay.js';
 import { captureCommand } from '../runs/capture-command.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 const DELIVERIES = 20;
 
@@ -32,12 +32,12 @@ describe('runs queued through two relays', () => {
     const out = tempDir('hookport-replica-runs-');
     outs.push(out);
     const hook = await createWebhook(a, { name: 'ci' });
-    await createAutomation(apiOf(a), {
+    await createAutomation(clientOf(a), {
       name: 'build',
       triggers: [webhookTrigger([hook.webhook.uid])],
     });
     // Set through A, used by B too: the factory's executor is shared.
-    await setExecutor(apiOf(a), captureCommand(out, { concurrency: 4 }));
+    await setExecutor(clientOf(a), captureCommand(out, { concurrency: 4 }));
 
     const relays = [a, b];
     const sent = await Promise.all(
@@ -49,7 +49,7 @@ describe('runs queued through two relays', () => {
           bearer(hook.secret),
         );
         expect(answer.status).toBe(202);
-        return (await getDelivery(apiOf(relay), answer.body.delivery_id!)).runIds;
+        return (await getDelivery(clientOf(relay), answer.body.delivery_id!)).runIds;
       }),
     );
     const runIds = sent.flat();
@@ -57,7 +57,7 @@ describe('runs queued through two relays', () => {
 
     for (const [i, id] of runIds.entries()) {
       // Read through the relay that did not accept it half of the time: the runs are shared.
-      const run = await waitForRun(apiOf(relays[(i + 1) % 2]!), id, undefined, 60_000);
+      const run = await waitForRun(clientOf(relays[(i + 1) % 2]!), id, undefined, 60_000);
       expect({ id, status: run.status }).toEqual({ id, status: 'succeeded' });
     }
 

@@ -18,8 +18,9 @@ import {
 import { bearer, postDelivery, tempDir, type CreatedWebhook } from '../../support/relay.js';
 import { startSenders, type Acknowledged } from '../../support/senders.js';
 import { waitFor } from '../../support/wait.js';
+import { ApiError } from '../../../src/shared/errors.js';
 import { captureCommand } from '../runs/capture-command.js';
-import { apiOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
+import { clientOf, createWebhook, ingressOn, useTwoRelays } from './two-relays.js';
 
 const WEBHOOKS = 6;
 const LEASE_MS = 3_000;
@@ -70,11 +71,11 @@ describe('one of two relays killed mid-load', () => {
 
       // Runs: one long run on each relay (one at a time per relay), and a third one queued.
       const jobs = await createWebhook(a, { name: 'jobs' });
-      await createAutomation(apiOf(a), {
+      await createAutomation(clientOf(a), {
         name: 'long-job',
         triggers: [webhookTrigger([jobs.webhook.uid])],
       });
-      await setExecutor(apiOf(a), captureCommand(out, { concurrency: 1 }));
+      await setExecutor(clientOf(a), captureCommand(out, { concurrency: 1 }));
       const queueRun = async (relay: ChildRelay, n: number): Promise<string> => {
         const sent = await postDelivery(
           ingressOn(relay, jobs.ingressUrl),
@@ -82,7 +83,7 @@ describe('one of two relays killed mid-load', () => {
           bearer(jobs.secret),
         );
         expect(sent.status).toBe(202);
-        return (await getDelivery(apiOf(relay), sent.body.delivery_id!)).runIds[0]!;
+        return (await getDelivery(clientOf(relay), sent.body.delivery_id!)).runIds[0]!;
       };
       const runIds = [await queueRun(a, 1), await queueRun(b, 2)];
       await waitFor(
@@ -98,7 +99,7 @@ describe('one of two relays killed mid-load', () => {
       expect(onA).toBeDefined();
       expect(onB).toBeDefined();
       const queued = await queueRun(b, 3);
-      expect((await getRun(apiOf(b), queued)).status).toBe('queued');
+      expect((await getRun(clientOf(b), queued)).status).toBe('queued');
 
       // Load on both relays, on the same webhooks.
       const hooks: CreatedWebhook[] = [];
@@ -115,7 +116,7 @@ describe('one of two relays killed mid-load', () => {
       a.child.kill('SIGKILL');
       expect(await a.exited).toEqual({ code: null, signal: 'SIGKILL' });
       // Its lease was renewed a moment ago: the run is still running, for now.
-      expect((await getRun(apiOf(b), onA)).status).toBe('running');
+      expect((await getRun(clientOf(b), onA)).status).toBe('running');
       const bAtKill = loadB.acknowledged.length;
       await loadA.done;
 
@@ -147,7 +148,7 @@ describe('one of two relays killed mid-load', () => {
       expect(wrong).toEqual([]);
       const log: Delivery[] = [];
       for (const hook of hooks)
-        log.push(...(await listDeliveries(apiOf(b), hook.webhook.uid, { limit: 500 })).items);
+        log.push(...(await listDeliveries(clientOf(b), hook.webhook.uid, { limit: 500 })).items);
       const logged = new Set(log.map((entry) => entry.id));
       expect(acknowledged.filter(({ id }) => !logged.has(id))).toEqual([]);
       // Once: no body was stored twice (bodies are all different; the identity is their hash).
@@ -156,29 +157,33 @@ describe('one of two relays killed mid-load', () => {
       expect(log.filter((e) => e.label === 'Duplicate')).toEqual([]);
 
       // A's run becomes interrupted once its lease ends; B's run, renewed all along, is left alone.
-      const interrupted = await waitForRun(apiOf(b), onA, ['interrupted'], LEASE_MS * 3);
+      const interrupted = await waitForRun(clientOf(b), onA, ['interrupted'], LEASE_MS * 3);
       // A's program outlived A on this machine: B, ending the run, stopped it too.
       expect(interrupted.error).toMatch(
         /^the relay running this run stopped \(its lease ended\); its program \(process group \d+\) was still running on this machine and was stopped/,
       );
       const programOfA = Number(readFileSync(join(out, onA, 'pid'), 'utf8'));
       await waitFor(() => !isAlive(programOfA), "A's program to be stopped", { timeoutMs: 10_000 });
-      expect((await getRun(apiOf(b), onB)).status).toBe('running');
+      expect((await getRun(clientOf(b), onB)).status).toBe('running');
 
       // Released, B's run finishes and B executes the queued run; A's run is never run again.
       writeFileSync(join(out, 'release'), '');
-      expect((await waitForRun(apiOf(b), onB, undefined, 30_000)).status).toBe('succeeded');
-      expect((await waitForRun(apiOf(b), queued, undefined, 30_000)).status).toBe('succeeded');
+      expect((await waitForRun(clientOf(b), onB, undefined, 30_000)).status).toBe('succeeded');
+      expect((await waitForRun(clientOf(b), queued, undefined, 30_000)).status).toBe('succeeded');
       expect(ranBy(queued)).toEqual([b]);
       expect(startedRuns(out).toSorted()).toEqual([onA, onB, queued].toSorted());
-      expect((await getRun(apiOf(b), onA)).status).toBe('interrupted');
+      expect((await getRun(clientOf(b), onA)).status).toBe('interrupted');
     },
   );
 });
 
 async function childApiGet(relay: ChildRelay, id: string): Promise<DeliveryWithPayload | null> {
-  const response = await apiOf(relay).api<DeliveryWithPayload>('GET', `/api/deliveries/${id}`);
-  return response.status === 200 ? response.body : null;
+  return clientOf(relay)
+    .call('deliveries.get', { id })
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'not_found') return null;
+      throw error;
+    });
 }
 
 function isAlive(pid: number): boolean {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterEach } from 'vitest';
-import { childApi, spawnServe, type ChildRelay } from '../../support/child-relay.js';
+import { clientOf, spawnServe, type ChildRelay } from '../../support/child-relay.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { usePostgres } from '../../support/postgres.js';
-import { tempDir, type CreatedWebhook, type TestRelay } from '../../support/relay.js';
+import { tempDir, type CreatedWebhook } from '../../support/relay.js';
 
 export interface TwoRelays {
   a: ChildRelay;
@@ -11,23 +12,17 @@ export interface TwoRelays {
   databaseUrl: string;
 }
 
-/** The TestRelay-shaped `api` over a child relay, so the shared helpers work on it. */
-export const apiOf = (relay: ChildRelay): Pick<TestRelay, 'api'> => ({
-  api: (method, path, body) => childApi(relay, method, path, body) as never,
-});
+export { clientOf };
 
 /** The same webhook's ingress URL on another relay (same path, that relay's listener). */
 export const ingressOn = (relay: ChildRelay, ingressUrl: string): string =>
   relay.ingressUrl + new URL(ingressUrl).pathname;
 
-export async function createWebhook(
+export function createWebhook(
   relay: ChildRelay,
-  input: Record<string, unknown>,
+  input: MethodInput<'webhooks.create'>,
 ): Promise<CreatedWebhook> {
-  const created = await childApi<CreatedWebhook>(relay, 'POST', '/api/webhooks', input);
-  if (created.status !== 201)
-    throw new Error(`create webhook failed: ${JSON.stringify(created.body)}`);
-  return created.body;
+  return clientOf(relay).call('webhooks.create', input);
 }
 
 /**

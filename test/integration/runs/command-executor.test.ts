@@ -106,14 +106,14 @@ describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
   });
 
   it('names the delivery’s event type in PROMPT.md and HOOKPORT_EVENT_TYPE', async () => {
-    const patched = await relay.api('PATCH', `/api/webhooks/${uid}`, {
+    const patched = await relay.call('webhooks.update', {
+      uid,
       eventTypePath: 'header:X-Event-Name',
     });
-    expect(patched.body).toMatchObject({ eventTypePath: 'header:X-Event-Name' });
+    expect(patched).toMatchObject({ eventTypePath: 'header:X-Event-Name' });
     await setExecutor(relay, captureCommand(out));
-    const webhook = (await relay.api<{ ingressUrl: string }>('GET', `/api/webhooks/${uid}`)).body;
-    const { secret } = (await relay.api<{ secret: string }>('POST', `/api/webhooks/${uid}/rotate`))
-      .body;
+    const webhook = await relay.call('webhooks.get', { uid });
+    const { secret } = await relay.call('webhooks.rotate', { uid });
     const sent = await postDelivery(webhook.ingressUrl, '{"job":7}', {
       ...bearer(secret),
       'X-Event-Name': 'nightly.finished',

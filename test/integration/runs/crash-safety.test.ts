@@ -8,22 +8,11 @@ import {
   waitForRun,
   webhookTrigger,
 } from '../../support/automations.js';
-import { childApi, spawnServe, type ChildRelay } from '../../support/child-relay.js';
+import { clientOf, spawnServe, type ChildRelay } from '../../support/child-relay.js';
 import { getDelivery } from '../../support/deliveries.js';
-import {
-  bearer,
-  postDelivery,
-  startTestRelay,
-  tempDir,
-  type TestRelay,
-} from '../../support/relay.js';
+import { bearer, postDelivery, startTestRelay, tempDir } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 import { captureCommand } from './capture-command.js';
-
-/** The TestRelay-shaped `api` over a child relay, so the shared helpers work on both. */
-const apiOf = (relay: ChildRelay): Pick<TestRelay, 'api'> => ({
-  api: (method, path, body) => childApi(relay, method, path, body) as never,
-});
 
 const startedRuns = (out: string): string[] =>
   existsSync(join(out, 'started.log'))
@@ -67,17 +56,14 @@ describe('runs across a crash (kill -9) and a restart', () => {
     cleanups.push(() => {
       first.child.kill('SIGKILL');
     });
-    const api = apiOf(first);
-    const webhook = await childApi<{
-      webhook: { uid: string };
-      secret: string;
-      ingressUrl: string;
-    }>(first, 'POST', '/api/webhooks', { name: 'github-prod' });
-    const { secret } = webhook.body;
-    const path = new URL(webhook.body.ingressUrl).pathname;
+    const api = clientOf(first);
+    const { secret, ingressUrl, webhook } = await api.call('webhooks.create', {
+      name: 'github-prod',
+    });
+    const path = new URL(ingressUrl).pathname;
     await createAutomation(api, {
       name: 'agent',
-      triggers: [webhookTrigger([webhook.body.webhook.uid])],
+      triggers: [webhookTrigger([webhook.uid])],
     });
     // One at a time: while the first run blocks, the second stays queued.
     await setExecutor(api, captureCommand(out, { concurrency: 1 }));
@@ -86,7 +72,7 @@ describe('runs across a crash (kill -9) and a restart', () => {
     const send = async (relay: ChildRelay, body: string): Promise<string> => {
       const sent = await postDelivery(relay.ingressUrl + path, body, bearer(secret));
       expect(sent.status).toBe(202);
-      return (await getDelivery(apiOf(relay), sent.body.delivery_id!)).runIds[0]!;
+      return (await getDelivery(clientOf(relay), sent.body.delivery_id!)).runIds[0]!;
     };
     const running = await send(first, '{"mode":"block"}');
     cleanups.push(() => killOrphan(out, running));
@@ -109,7 +95,7 @@ describe('runs across a crash (kill -9) and a restart', () => {
       second.child.kill('SIGTERM');
       await second.exited;
     });
-    const api2 = apiOf(second);
+    const api2 = clientOf(second);
     const executed = await waitForRun(api2, queued);
     expect(executed.status).toBe('succeeded');
     const interrupted: RunDetail = await waitForRun(api2, running);
@@ -159,12 +145,9 @@ describe('runs across a crash (kill -9) and a restart', () => {
     });
     writeFileSync(join(out, 'release'), '');
     // Re-run by hand: a new run, linked, which this time finishes.
-    const rerun = await again.api<{ id: string; rerunOf: string }>(
-      'POST',
-      `/api/runs/${runId}/rerun`,
-    );
-    expect(rerun.body.rerunOf).toBe(runId);
-    expect((await waitForRun(again, rerun.body.id)).status).toBe('succeeded');
-    expect(startedRuns(out)).toEqual([runId, rerun.body.id]);
+    const rerun = await again.call('runs.rerun', { id: runId! });
+    expect(rerun.rerunOf).toBe(runId);
+    expect((await waitForRun(again, rerun.id)).status).toBe('succeeded');
+    expect(startedRuns(out)).toEqual([runId, rerun.id]);
   });
 });

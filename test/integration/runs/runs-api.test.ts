@@ -19,8 +19,6 @@ import {
 import { captureCommand } from './capture-command.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
 
-type ErrorBody = { error: { code: string; message: string; path?: string } };
-
 describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind) => {
   let relay: TestRelay;
   let send: (body: string) => Promise<string[]>;
@@ -53,25 +51,24 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
     expect(all.items.map((r) => r.id)).toEqual([...ids].sort().reverse());
     expect(all.nextBefore).toBeNull();
 
-    const ofOpened = await listRuns(relay, `?automation=${opened.id}`);
+    const ofOpened = await listRuns(relay, { automation: opened.id });
     expect(ofOpened.items).toHaveLength(2);
     expect(ofOpened.items.every((r: Run) => r.automationName === 'opened')).toBe(true);
 
-    expect((await listRuns(relay, '?status=succeeded')).items).toHaveLength(5);
-    expect((await listRuns(relay, '?status=failed')).items).toHaveLength(0);
+    expect((await listRuns(relay, { status: 'succeeded' })).items).toHaveLength(5);
+    expect((await listRuns(relay, { status: 'failed' })).items).toHaveLength(0);
 
-    const first = await listRuns(relay, '?limit=2');
+    const first = await listRuns(relay, { limit: 2 });
     expect(first.items).toHaveLength(2);
-    const second = await listRuns(relay, `?limit=2&before=${first.nextBefore}`);
-    const third = await listRuns(relay, `?limit=2&before=${second.nextBefore}`);
+    const second = await listRuns(relay, { limit: 2, before: first.nextBefore! });
+    const third = await listRuns(relay, { limit: 2, before: second.nextBefore! });
     expect([...first.items, ...second.items, ...third.items].map((r) => r.id)).toEqual(
       all.items.map((r) => r.id),
     );
     expect(third.nextBefore).toBeNull();
 
-    const badStatus = await relay.api<ErrorBody>('GET', '/api/runs?status=done');
-    expect(badStatus.status).toBe(400);
-    expect(badStatus.body.error.path).toBe('status');
+    const badStatus = await relay.callError('runs.list', { status: 'done' });
+    expect(badStatus).toMatchObject({ code: 'invalid_input', path: 'status' });
   });
 
   it('re-runs a failed run by hand as a new run linked to it; a succeeded run cannot be re-run', async () => {
@@ -82,10 +79,9 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
       const [failedId] = await send('{"mode":"exit","code":1}');
       expect((await waitForRun(relay, failedId!)).status).toBe('failed');
 
-      const rerun = await relay.api<Run>('POST', `/api/runs/${failedId}/rerun`);
-      expect(rerun.status).toBe(201);
-      expect(rerun.body).toMatchObject({ rerunOf: failedId, status: 'queued' });
-      const again = await waitForRun(relay, rerun.body.id);
+      const rerun = await relay.call('runs.rerun', { id: failedId! });
+      expect(rerun).toMatchObject({ rerunOf: failedId, status: 'queued' });
+      const again = await waitForRun(relay, rerun.id);
       expect(again.status).toBe('failed'); // same input, same program: it fails the same way
       const original = await waitForRun(relay, failedId!);
       expect(again.input).toBe(original.input);
@@ -94,9 +90,9 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
       await setExecutor(relay, { kind: 'record' });
       const [okId] = await send('{"mode":"ok"}');
       await waitForRun(relay, okId!);
-      const refused = await relay.api<ErrorBody>('POST', `/api/runs/${okId}/rerun`);
-      expect(refused.status).toBe(409);
-      expect(refused.body.error.message).toBe(
+      const refused = await relay.callError('runs.rerun', { id: okId! });
+      expect(refused.code).toBe('conflict');
+      expect(refused.message).toBe(
         `${okId} is succeeded; only failed or interrupted runs can be re-run.`,
       );
     } finally {
@@ -105,15 +101,16 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
   });
 
   it('reads and sets the executor of a factory, refusing invalid configs by path', async () => {
-    expect((await relay.api('GET', '/api/factories/default/executor')).body).toEqual({
+    expect(await relay.call('factories.executor', { id: 'default' })).toEqual({
       factory: 'default',
       executor: { kind: 'record' },
       mcpForRuns: false,
     });
-    const set = await relay.api('PATCH', '/api/factories/default', {
+    const set = await relay.call('factories.update', {
+      id: 'default',
       executor: { kind: 'command', command: 'claude', args: ['-p', 'PROMPT.md'] },
     });
-    expect(set.body).toEqual({
+    expect(set).toEqual({
       factory: 'default',
       executor: {
         kind: 'command',
@@ -138,19 +135,18 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
       [{ kind: 'shell' }, 'executor.kind'],
     ];
     for (const [executor, path] of cases) {
-      const response = await relay.api<ErrorBody>('PATCH', '/api/factories/default', { executor });
-      expect(response.status, JSON.stringify(executor)).toBe(400);
-      expect(response.body.error.path, JSON.stringify(executor)).toBe(path);
+      const refused = await relay.callError('factories.update', { id: 'default', executor });
+      expect(refused.code, JSON.stringify(executor)).toBe('invalid_input');
+      expect(refused.path, JSON.stringify(executor)).toBe(path);
     }
     expect(
-      (await relay.api('PATCH', '/api/factories/nope', { executor: { kind: 'record' } })).status,
-    ).toBe(404);
+      (await relay.callError('factories.update', { id: 'nope', executor: { kind: 'record' } }))
+        .code,
+    ).toBe('not_found');
 
-    const viewer = await relay.api<{ value: string }>('POST', '/api/tokens', {
-      name: 'ro',
-      role: 'view',
-    });
-    const token = viewer.body.value;
+    // The role check is the transport's: the view token's refusal is read as HTTP.
+
+    const { value: token } = await relay.call('tokens.create', { name: 'ro', role: 'view' });
     expect((await relay.api('GET', '/api/runs', undefined, { token })).status).toBe(200);
     expect(
       (
@@ -177,14 +173,14 @@ describe.each(storeKinds)('the runs API and factory executors (%s)', (storeKind)
       await waitForRun(relay, blocking!, ['running']);
       expect((await waitForRun(relay, waiting!, ['queued'])).status).toBe('queued');
 
-      await relay.api('DELETE', `/api/automations/${automation.id}`);
+      await relay.call('automations.delete', { id: automation.id });
       const cancelled = await waitForRun(relay, waiting!);
       expect(cancelled).toMatchObject({
         status: 'failed',
         automationName: null,
         error: 'the automation was deleted before this run started',
       });
-      expect((await relay.api('POST', `/api/runs/${cancelled.id}/rerun`)).status).toBe(409);
+      expect((await relay.callError('runs.rerun', { id: cancelled.id })).code).toBe('conflict');
     } finally {
       await relay.stop();
       rmSync(out, { recursive: true, force: true });

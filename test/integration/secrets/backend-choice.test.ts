@@ -50,7 +50,7 @@ describe('choosing where secret values live', () => {
   it('stays with the keychain its secrets are in, rather than silently switching to the file', async () => {
     const dataDir = tempDir();
     const first = await startTestRelay({ dataDir, secretBackend: undefined });
-    await first.api('POST', '/api/secrets', { name: 'kept-in-keychain' });
+    await first.call('secrets.create', { name: 'kept-in-keychain' });
     await first.stop();
     await expect(
       spawnServe(dataDir, { DBUS_SESSION_BUS_ADDRESS: UNREACHABLE_BUS }),
@@ -69,13 +69,11 @@ describe('choosing where secret values live', () => {
   it('stays with the file its secrets are in, even once a keychain appears', async () => {
     const dataDir = tempDir();
     const first = await startTestRelay({ dataDir, secretBackend: 'file' });
-    await first.api('POST', '/api/secrets', { name: 'kept-in-file' });
+    await first.call('secrets.create', { name: 'kept-in-file' });
     await first.stop();
     const again = await startTestRelay({ dataDir, secretBackend: undefined });
     expect(again.core.secrets.backend).toBe('file');
-    expect((await again.api<{ items: unknown[] }>('GET', '/api/secrets')).body.items).toHaveLength(
-      1,
-    );
+    expect((await again.call('secrets.list', {})).items).toHaveLength(1);
     await again.stop();
   });
 
@@ -85,10 +83,11 @@ describe('choosing where secret values live', () => {
       'not-ours',
     );
     const relay = await startTestRelay({ secretBackend: 'keychain' });
-    const refused = await relay.api('POST', '/api/secrets', { name: 'taken' });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({
-      error: { path: 'name', message: expect.stringContaining('did not create') as unknown },
+    const refused = await relay.callError('secrets.create', { name: 'taken' });
+    expect(refused).toMatchObject({
+      code: 'conflict',
+      path: 'name',
+      message: expect.stringContaining('did not create') as unknown,
     });
     expect(
       keyring.secretTool(['lookup', 'service', 'hookport', 'username', 'default/taken']).stdout,
@@ -101,7 +100,7 @@ describe('choosing where secret values live', () => {
 describe('the encrypted-file backend', () => {
   it('keeps the key file and the secrets file readable by the owner only', async () => {
     const relay = await startTestRelay({ secretBackend: 'file' });
-    await relay.api('POST', '/api/secrets', { name: 'on-disk' });
+    await relay.call('secrets.create', { name: 'on-disk' });
     for (const file of ['master.key', 'secrets.enc']) {
       expect(statSync(join(relay.dataDir, file)).mode & 0o777, file).toBe(0o600);
     }
@@ -116,7 +115,7 @@ describe('the encrypted-file backend', () => {
       secretBackend: 'file',
       masterKeyFromEnv: key('a'),
     });
-    await first.api('POST', '/api/secrets', { name: 'locked' });
+    await first.call('secrets.create', { name: 'locked' });
     await first.stop();
     await expect(
       startTestRelay({ dataDir, secretBackend: 'file', masterKeyFromEnv: key('b') }),

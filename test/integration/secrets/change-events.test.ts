@@ -11,11 +11,11 @@ describe('secret changes on the event stream', () => {
 
   it('announces create, rotate and delete, each without the value', async () => {
     const { relay, stream } = env;
-    const created = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'watched' });
+    const created = await relay.call('secrets.create', { name: 'watched' });
     await waitFor(() => secretEvents().length === 1, 'the create event');
-    const rotated = await relay.api<{ value: string }>('POST', '/api/secrets/watched/rotate', {});
+    const rotated = await relay.call('secrets.rotate', { name: 'watched' });
     await waitFor(() => secretEvents().length === 2, 'the rotate event');
-    expect((await relay.api('DELETE', '/api/secrets/watched')).status).toBe(200);
+    await relay.call('secrets.delete', { name: 'watched' });
     await waitFor(() => secretEvents().length === 3, 'the delete event');
 
     expect(secretEvents()).toEqual([
@@ -23,18 +23,18 @@ describe('secret changes on the event stream', () => {
       { type: 'changed', resource: 'secrets' },
       { type: 'changed', resource: 'secrets' },
     ]);
-    expect(stream.raw()).not.toContain(created.body.value);
-    expect(stream.raw()).not.toContain(rotated.body.value);
+    expect(stream.raw()).not.toContain(created.value);
+    expect(stream.raw()).not.toContain(rotated.value);
   });
 
   it('announces nothing for a refused write', async () => {
     const { relay } = env;
-    await relay.api('POST', '/api/secrets', { name: 'once' });
+    await relay.call('secrets.create', { name: 'once' });
     await waitFor(() => secretEvents().length === 1, 'the create event');
-    expect((await relay.api('POST', '/api/secrets', { name: 'once' })).status).toBe(409);
-    expect((await relay.api('DELETE', '/api/secrets/missing')).status).toBe(404);
+    expect((await relay.callError('secrets.create', { name: 'once' })).code).toBe('conflict');
+    expect((await relay.callError('secrets.delete', { name: 'missing' })).code).toBe('not_found');
     // A write that did happen afterwards is the marker that the refusals' events would be in.
-    await relay.api('POST', '/api/secrets', { name: 'marker' });
+    await relay.call('secrets.create', { name: 'marker' });
     await waitFor(() => secretEvents().length >= 2, 'the marker event');
     expect(secretEvents()).toHaveLength(2);
   });

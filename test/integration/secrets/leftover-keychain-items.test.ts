@@ -39,21 +39,18 @@ describe('keychain items this relay did not create', () => {
   });
 
   it('refuse a secret name typed for a webhook, naming the field and the keychain item', async () => {
-    const refused = await relay.api('POST', '/api/webhooks', {
+    const refused = await relay.callError('webhooks.create', {
       name: 'invoices',
       secretName: 'webhook-orders',
     });
-    expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({
-      error: {
-        code: 'conflict',
-        path: 'secretName',
-        message: expect.stringMatching(
-          /keychain already holds a secret "default\/webhook-orders"/,
-        ) as unknown,
-      },
+    expect(refused).toMatchObject({
+      code: 'conflict',
+      path: 'secretName',
+      message: expect.stringMatching(
+        /keychain already holds a secret "default\/webhook-orders"/,
+      ) as unknown,
     });
-    expect((await relay.api<{ items: unknown[] }>('GET', '/api/webhooks')).body.items).toEqual([]);
-    expect((await relay.api<{ items: unknown[] }>('GET', '/api/secrets')).body.items).toEqual([]);
+    expect((await relay.call('webhooks.list', {})).items).toEqual([]);
+    expect((await relay.call('secrets.list', {})).items).toEqual([]);
   });
 });

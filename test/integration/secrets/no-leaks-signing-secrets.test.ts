@@ -51,7 +51,7 @@ describe.each(['file', 'keychain'] as const)(
       for (const sender of SENDERS) {
         // The provider's secret is pasted once as a team secret; the webhook refers to it by name.
         const name = `signing-${sender.scheme}`;
-        await relay.api('POST', '/api/secrets', { name, value: sender.secret });
+        await relay.call('secrets.create', { name, value: sender.secret });
         const { ingressUrl } = await relay.createWebhook({
           name: sender.scheme,
           authMode: 'signature',
@@ -66,7 +66,7 @@ describe.each(['file', 'keychain'] as const)(
         };
         await send('genuine', sender.secret);
         await send('forged', sender.otherSecret);
-        await relay.api('POST', `/api/secrets/${name}/rotate`, { value: sender.otherSecret });
+        await relay.call('secrets.rotate', { name, value: sender.otherSecret });
         await send('after rotation, new', sender.otherSecret);
         await send('after rotation, old', sender.secret);
         values.push(sender.secret, sender.otherSecret);
@@ -77,13 +77,10 @@ describe.each(['file', 'keychain'] as const)(
         authMode: 'signature',
         signatureScheme: 'standard-webhooks',
       });
-      const rotated = await relay.api<{ secret: string }>(
-        'POST',
-        `/api/webhooks/${generated.webhook.uid}/rotate`,
-        {},
-      );
-      values.push(generated.secret!, rotated.body.secret);
+      const rotated = await relay.call('webhooks.rotate', { uid: generated.webhook.uid });
+      values.push(generated.secret!, rotated.secret);
 
+      // Reads stay raw HTTP: every byte of each answer is searched, not only the contract's fields.
       const webhooks = await relay.api<{ items: Array<{ uid: string }> }>('GET', '/api/webhooks');
       reads.push(
         JSON.stringify(webhooks.body),

@@ -25,6 +25,7 @@ describe.each(['file', 'keychain'] as const)('no secret value leaks (%s backend)
       for (const v of [body.value, body.secret]) if (typeof v === 'string') values.push(v);
       return body;
     };
+    // Raw HTTP on purpose: every byte of each answer is searched, not only the contract's fields.
     const post = async (path: string, body: unknown): Promise<Revealed> =>
       keep((await relay.api<Revealed>('POST', path, body)).body);
 

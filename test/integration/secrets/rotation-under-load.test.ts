@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startKeyringSession, type KeyringSession } from '../../support/keyring-session.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
 
 interface Outcome {
   which: 'old' | 'new';
@@ -28,9 +29,9 @@ describe.each(['file', 'keychain'] as const)(
     afterEach(() => relay.stop());
 
     it('accepts no old value and refuses no new value once rotate has returned', async () => {
-      const created = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'busy' });
+      const created = await relay.call('secrets.create', { name: 'busy' });
       const hook = await relay.createWebhook({ name: 'busy-hook', secretName: 'busy' });
-      const old = created.body.value;
+      const old = created.value;
       let next: string | null = null;
       let rotatedAt = Infinity;
       const outcomes: Outcome[] = [];
@@ -53,10 +54,11 @@ describe.each(['file', 'keychain'] as const)(
         }
       };
       const senders = Promise.all([sender(), sender(), sender(), sender()]);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const rotated = await relay.api<{ value: string }>('POST', '/api/secrets/busy/rotate', {});
+      // Rotate once the senders are under way, whatever the machine's speed.
+      await waitFor(() => outcomes.length >= 20, 'the senders to be under way');
+      const rotated = await relay.call('secrets.rotate', { name: 'busy' });
       rotatedAt = performance.now();
-      next = rotated.body.value;
+      next = rotated.value;
       await senders;
 
       const before = outcomes.filter((o) => o.startedAt < rotatedAt && o.which === 'old');

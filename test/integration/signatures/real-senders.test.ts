@@ -78,25 +78,20 @@ describe('senders as they really are', () => {
   });
 
   it('"secret": "" means blank: standard-webhooks generates a whsec_ the provider’s library accepts', async () => {
-    const created = await relay.api<{ secret: string; ingressUrl: string }>(
-      'POST',
-      '/api/webhooks',
-      {
-        name: 'svix',
-        authMode: 'signature',
-        signatureScheme: 'standard-webhooks',
-        secret: '',
-      },
-    );
-    expect(created.status).toBe(201);
-    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const created = await relay.call('webhooks.create', {
+      name: 'svix',
+      authMode: 'signature',
+      signatureScheme: 'standard-webhooks',
+      secret: '',
+    });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
 
     // Signed by the Standard Webhooks reference library with the generated secret.
-    const signer = new Webhook(created.body.secret);
+    const signer = new Webhook(created.secret!);
     const id = `msg_${randomUUID()}`;
     const now = new Date();
     const payload = '{"type":"user.created"}';
-    const sent = await post(created.body.ingressUrl, payload, {
+    const sent = await post(created.ingressUrl, payload, {
       'webhook-id': id,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signer.sign(id, now, payload),
@@ -105,31 +100,20 @@ describe('senders as they really are', () => {
   });
 
   it('"secret": "" means blank for token webhooks and rotation too; a provider scheme still asks for one', async () => {
-    const token = await relay.api<{ secret: string; webhook: { uid: string } }>(
-      'POST',
-      '/api/webhooks',
-      { name: 'tok', secret: '' },
-    );
-    expect(token.status).toBe(201);
-    expect(token.body.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const rotated = await relay.api<{ secret: string; ingressUrl: string }>(
-      'POST',
-      `/api/webhooks/${token.body.webhook.uid}/rotate`,
-      { secret: '' },
-    );
-    expect(rotated.status).toBe(200);
-    expect(rotated.body.secret).not.toBe(token.body.secret);
-    expect(
-      (await postDelivery(rotated.body.ingressUrl, '{}', bearer(rotated.body.secret))).status,
-    ).toBe(202);
+    const token = await relay.call('webhooks.create', { name: 'tok', secret: '' });
+    expect(token.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const rotated = await relay.call('webhooks.rotate', { uid: token.webhook.uid, secret: '' });
+    expect(rotated.secret).not.toBe(token.secret);
+    expect((await postDelivery(rotated.ingressUrl, '{}', bearer(rotated.secret))).status).toBe(202);
 
-    const github = await relay.api<{ error: { path: string; message: string } }>(
-      'POST',
-      '/api/webhooks',
-      { name: 'gh', authMode: 'signature', signatureScheme: 'github', secret: '' },
-    );
-    expect(github.status).toBe(400);
-    expect(github.body.error).toMatchObject({
+    const github = await relay.callError('webhooks.create', {
+      name: 'gh',
+      authMode: 'signature',
+      signatureScheme: 'github',
+      secret: '',
+    });
+    expect(github).toMatchObject({
+      code: 'invalid_input',
       path: 'secret',
       message: expect.stringContaining("paste the provider's signing secret") as unknown,
     });

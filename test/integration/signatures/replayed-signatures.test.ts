@@ -19,9 +19,8 @@ describe.each(storeKinds)('a replayed signature (%s)', (storeKind) => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
   afterEach(async () => {
-    for (const a of (await relay.api<{ items: { id: string }[] }>('GET', '/api/automations')).body
-      .items) {
-      await relay.api('DELETE', `/api/automations/${a.id}`);
+    for (const a of (await relay.call('automations.list', {})).items) {
+      await relay.call('automations.delete', { id: a.id });
     }
     await deleteAllWebhooks(relay);
   });

@@ -23,11 +23,11 @@ describe('Rotate secret on a signature webhook', () => {
       const before = genuineDelivery(sender);
       expect((await post(ingressUrl, before.body, before.headers)).status).toBe(202);
 
-      const rotated = await relay.api('POST', `/api/webhooks/${webhook.uid}/rotate`, {
+      const rotated = await relay.call('webhooks.rotate', {
+        uid: webhook.uid,
         secret: sender.otherSecret,
       });
-      expect(rotated.status).toBe(200);
-      expect(rotated.body).toEqual({ secret: sender.otherSecret, ingressUrl });
+      expect(rotated).toEqual({ secret: sender.otherSecret, ingressUrl });
 
       // Signed with the old secret, a moment after the rotation answered: no overlap window.
       const old = genuineDelivery(sender);
@@ -43,18 +43,13 @@ describe('Rotate secret on a signature webhook', () => {
     const sender = SENDERS.find((s) => s.scheme === 'standard-webhooks')!;
     const { webhook, ingressUrl } = await createSignatureWebhook(relay, sender);
 
-    const rotated = await relay.api<{ secret: string }>(
-      'POST',
-      `/api/webhooks/${webhook.uid}/rotate`,
-      {},
-    );
-
-    expect(rotated.status).toBe(200);
-    const secret = rotated.body.secret;
+    const rotated = await relay.call('webhooks.rotate', { uid: webhook.uid });
+    const secret = rotated.secret;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(24);
     const fresh = genuineDelivery(sender, { secret });
     expect((await post(ingressUrl, fresh.body, fresh.headers)).status).toBe(202);
+    // The raw answer, every field of it: a secret must not be on the wire at all.
     const shown = await relay.api('GET', `/api/webhooks/${webhook.uid}`);
     expect(JSON.stringify(shown.body)).not.toContain(secret);
   });
@@ -63,10 +58,8 @@ describe('Rotate secret on a signature webhook', () => {
     const sender = SENDERS.find((s) => s.scheme === 'github')!;
     const { webhook, ingressUrl } = await createSignatureWebhook(relay, sender);
 
-    const rotated = await relay.api('POST', `/api/webhooks/${webhook.uid}/rotate`, {});
-
-    expect(rotated.status).toBe(400);
-    expect(rotated.body).toMatchObject({ error: { code: 'invalid_input', path: 'secret' } });
+    const rotated = await relay.callError('webhooks.rotate', { uid: webhook.uid });
+    expect(rotated).toMatchObject({ code: 'invalid_input', path: 'secret' });
     const still = genuineDelivery(sender);
     expect((await post(ingressUrl, still.body, still.headers)).status).toBe(202);
   });

@@ -21,6 +21,7 @@ describe('signing secrets never reach the log', () => {
       for (const { header, value } of sender.malformed) {
         await post(ingressUrl, genuine.body, { ...genuine.headers, [header]: value });
       }
+      // Raw: every byte of the answer is searched, not only the fields the contract names.
       const page = await relay.api('GET', `/api/webhooks/${webhook.uid}/deliveries?limit=50`);
       logs.push(JSON.stringify(page.body));
     }

@@ -90,11 +90,8 @@ describe('no credential value is stored with the request headers', () => {
     const reopened = await startTestRelay({ dataDir });
     try {
       for (const uid of stored) {
-        const listed = await reopened.api<{ items: Array<{ id: string; label: string }> }>(
-          'GET',
-          `/api/webhooks/${uid}/deliveries`,
-        );
-        for (const { id, label } of listed.body.items) {
+        const listed = await reopened.call('deliveries.list', { uid });
+        for (const { id, label } of listed.items) {
           const entry = await getDelivery(reopened, id);
           const sender = SENDERS.find((s) => entry.headers?.some(([n]) => n === s.signatureHeader));
           expect(sender, `${label} ${id}`).toBeDefined();

@@ -120,12 +120,9 @@ describe('migration 007: request contexts without a rowid', () => {
         )
         .get()!;
       expect(table.sql).toContain('WITHOUT ROWID');
-      const entry = await relay.api<{ headers: Array<[string, string]> }>(
-        'GET',
-        `/api/deliveries/${id}`,
-      );
-      expect(entry.body.headers).toContainEqual(['X-Kept', 'yes']);
-      expect(entry.body.headers).toContainEqual(['Authorization', '[redacted]']);
+      const entry = await relay.call('deliveries.get', { id });
+      expect(entry.headers).toContainEqual(['X-Kept', 'yes']);
+      expect(entry.headers).toContainEqual(['Authorization', '[redacted]']);
     } finally {
       await relay.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
+import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { webhookTrigger } from '../../support/automations.js';
 import {
   bearer,
@@ -46,15 +47,8 @@ describe('retention on a large log (sqlite)', () => {
   const senderStatuses: number[] = [];
   const config = { dataDir, now: () => NOW, limits: { deliveriesPerMinute: 1_000_000 } };
 
-  type Page = { items: Array<{ id: string }>; nextBefore: string | null; total: number };
-  const list = async (uid: string, query: Record<string, string>): Promise<Page> => {
-    const answer = await relay.api<Page>(
-      'GET',
-      `/api/webhooks/${uid}/deliveries?${new URLSearchParams(query).toString()}`,
-    );
-    expect(answer.status).toBe(200);
-    return answer.body;
-  };
+  const list = (uid: string, query: Omit<MethodInput<'deliveries.list'>, 'uid'>) =>
+    relay.call('deliveries.list', { uid, ...query });
 
   beforeAll(async () => {
     relay = await startTestRelay(config);
@@ -113,8 +107,10 @@ describe('retention on a large log (sqlite)', () => {
   });
 
   it('answers exactly at the boundary: the entry at the cutoff stays, the one before it is gone', async () => {
-    expect((await relay.api('GET', `/api/deliveries/${ids[AT_CUTOFF - 1]}`)).status).toBe(404);
-    expect((await relay.api('GET', `/api/deliveries/${ids[AT_CUTOFF]}`)).status).toBe(200);
+    expect((await relay.callError('deliveries.get', { id: ids[AT_CUTOFF - 1]! })).code).toBe(
+      'not_found',
+    );
+    expect((await relay.call('deliveries.get', { id: ids[AT_CUTOFF]! })).id).toBe(ids[AT_CUTOFF]);
     const upToCutoff = await list(busy.webhook.uid, { to: String(CUTOFF) });
     expect(upToCutoff.total).toBe(1);
     expect(upToCutoff.items[0]!.id).toBe(ids[AT_CUTOFF]);
@@ -128,7 +124,7 @@ describe('retention on a large log (sqlite)', () => {
     expect(gone.total).toBe(0);
     const kept = await list(busy.webhook.uid, { q: `entry${AT_CUTOFF}x` });
     expect(kept.items.map((d) => d.id)).toEqual([ids[AT_CUTOFF]]);
-    const quietLeft = await list(quiet.webhook.uid, { limit: '200', to: String(NOW - 1) });
+    const quietLeft = await list(quiet.webhook.uid, { limit: 200, to: String(NOW - 1) });
     expect(quietLeft.items.map((d) => d.id)).toEqual(quietIds.slice(10).reverse());
   });
 
@@ -138,7 +134,7 @@ describe('retention on a large log (sqlite)', () => {
     let total: number;
     do {
       const page = await list(busy.webhook.uid, {
-        limit: '500',
+        limit: 500,
         to: String(NOW - 1),
         ...(before ? { before } : {}),
       });
@@ -153,7 +149,7 @@ describe('retention on a large log (sqlite)', () => {
   it('answers a sender while the filter lab parses 400 payloads of 200 KB', async () => {
     let labDone = false;
     const scanning = relay
-      .api<{ scanned: number; matched: number }>('POST', '/api/automations/filter-matches', {
+      .call('automations.filterMatches', {
         trigger: webhookTrigger([lab.webhook.uid], { action: 'opened' }),
         limit: LAB_PAYLOADS,
       })
@@ -170,7 +166,7 @@ describe('retention on a large log (sqlite)', () => {
       if (!labDone) answeredDuring.push(sent.status);
     }
     const answer = await scanning;
-    expect(answer.body).toMatchObject({ scanned: LAB_PAYLOADS, matched: LAB_PAYLOADS / 2 });
+    expect(answer).toMatchObject({ scanned: LAB_PAYLOADS, matched: LAB_PAYLOADS / 2 });
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);
@@ -178,10 +174,7 @@ describe('retention on a large log (sqlite)', () => {
   it('answers a sender while the field scan parses 200 payloads of 200 KB', async () => {
     let scanDone = false;
     const scanning = relay
-      .api<{ scanned: number; items: Array<{ path: string }> }>(
-        'GET',
-        `/api/webhooks/${lab.webhook.uid}/fields?limit=${LAB_PAYLOADS / 2}`,
-      )
+      .call('webhooks.fields', { uid: lab.webhook.uid, limit: LAB_PAYLOADS / 2 })
       .finally(() => (scanDone = true));
     const answeredDuring: number[] = [];
     while (!scanDone) {
@@ -193,9 +186,8 @@ describe('retention on a large log (sqlite)', () => {
       if (!scanDone) answeredDuring.push(sent.status);
     }
     const answer = await scanning;
-    expect(answer.status).toBe(200);
-    expect(answer.body.scanned).toBe(LAB_PAYLOADS / 2);
-    expect(answer.body.items.map((field) => field.path).sort()).toEqual(['action', 'filler']);
+    expect(answer.scanned).toBe(LAB_PAYLOADS / 2);
+    expect(answer.items.map((field) => field.path).sort()).toEqual(['action', 'filler']);
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);

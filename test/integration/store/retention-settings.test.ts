@@ -14,11 +14,6 @@ import { storeConfig, storeKinds } from '../../support/stores.js';
 const DAY_MS = 24 * 60 * 60_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
 
-interface Settings {
-  retentionDays: number;
-  retentionMinPerWebhook: number;
-}
-
 /** PRODUCT §9: retention is configurable upward only; raised limits hold across restarts. */
 describe.each(storeKinds)('retention settings (%s)', (storeKind) => {
   let relay: TestRelay | null = null;
@@ -50,11 +45,10 @@ describe.each(storeKinds)('retention settings (%s)', (storeKind) => {
       ['retentionDays', 0],
       ['retentionMinPerWebhook', -1],
     ] as const) {
-      const response = await relay!.api('PATCH', '/api/settings', { [field]: value });
-      expect(response.status, `${field}=${value}`).toBe(400);
-      expect(response.body).toMatchObject({ error: { code: 'invalid_input', path: field } });
+      const refused = await relay!.callError('settings.update', { [field]: value });
+      expect(refused, `${field}=${value}`).toMatchObject({ code: 'invalid_input', path: field });
     }
-    expect((await relay!.api<Settings>('GET', '/api/settings')).body).toMatchObject({
+    expect(await relay!.call('settings.get', {})).toMatchObject({
       retentionDays: 7,
       retentionMinPerWebhook: 50,
     });
@@ -62,11 +56,11 @@ describe.each(storeKinds)('retention settings (%s)', (storeKind) => {
 
   it('keeps more once raised: 30 days, then the newest 60', async () => {
     await start(START);
-    const raised = await relay!.api<Settings>('PATCH', '/api/settings', {
+    const raised = await relay!.call('settings.update', {
       retentionDays: 30,
       retentionMinPerWebhook: 60,
     });
-    expect(raised.body).toMatchObject({ retentionDays: 30, retentionMinPerWebhook: 60 });
+    expect(raised).toMatchObject({ retentionDays: 30, retentionMinPerWebhook: 60 });
     const hook = await relay!.createWebhook({ name: 'kept-longer' });
     for (let i = 0; i < 70; i++) {
       const sent = await postDelivery(hook.ingressUrl, `{"n":${i}}`, bearer(hook.secret));
@@ -77,7 +71,7 @@ describe.each(storeKinds)('retention settings (%s)', (storeKind) => {
 
     // Nine days on: the default would prune 20; 30 days keeps everything.
     await start(START + 9 * DAY_MS);
-    expect((await relay!.api<Settings>('GET', '/api/settings')).body).toMatchObject({
+    expect(await relay!.call('settings.get', {})).toMatchObject({
       retentionDays: 30,
       retentionMinPerWebhook: 60,
     });

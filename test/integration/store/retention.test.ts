@@ -89,10 +89,10 @@ describe.each(storeKinds)('delivery log retention (%s)', (storeKind) => {
     expect(await allIds(quiet.webhook.uid)).toEqual(quietIds);
     expect(await allIds(recent.webhook.uid)).toEqual(recentNew);
 
-    const pruned = await relay!.api('GET', `/api/deliveries/${busyIds[0]}`);
-    expect(pruned.status).toBe(404);
-    expect(await relay!.api('GET', `/api/deliveries/${recentOld[4]}`)).toMatchObject({
-      status: 404,
+    const pruned = await relay!.callError('deliveries.get', { id: busyIds[0]! });
+    expect(pruned.code).toBe('not_found');
+    expect(await relay!.callError('deliveries.get', { id: recentOld[4]! })).toMatchObject({
+      code: 'not_found',
     });
     expect((await getDelivery(relay!, busyIds[20]!)).payload).toBe('{"n":20}');
   });

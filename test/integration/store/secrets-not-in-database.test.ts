@@ -58,14 +58,10 @@ describe('secret values at rest', () => {
     expect((await postDelivery(token.ingressUrl, '{"a":1}', bearer(token.secret))).status).toBe(
       202,
     );
-    const rotatedToken = await relay.api<{ secret: string }>(
-      'POST',
-      `/api/webhooks/${token.webhook.uid}/rotate`,
-      {},
-    );
-    keep(rotatedToken.body.secret);
+    const rotatedToken = await relay.call('webhooks.rotate', { uid: token.webhook.uid });
+    keep(rotatedToken.secret);
     expect(
-      (await postDelivery(token.ingressUrl, '{"a":2}', bearer(rotatedToken.body.secret))).status,
+      (await postDelivery(token.ingressUrl, '{"a":2}', bearer(rotatedToken.secret))).status,
     ).toBe(202);
     expect(
       (await postDelivery(token.ingressUrl, '{"a":3}', bearer(keep('guessed-bearer-token-123'))))
@@ -75,13 +71,9 @@ describe('secret values at rest', () => {
     const url = await relay.createWebhook({ name: 'url', authMode: 'url_token' });
     keep(url.secret);
     expect((await postDelivery(url.ingressUrl, '{"b":1}')).status).toBe(202);
-    const rotatedUrl = await relay.api<{ secret: string; ingressUrl: string }>(
-      'POST',
-      `/api/webhooks/${url.webhook.uid}/rotate`,
-      {},
-    );
-    keep(rotatedUrl.body.secret);
-    expect((await postDelivery(rotatedUrl.body.ingressUrl, '{"b":2}')).status).toBe(202);
+    const rotatedUrl = await relay.call('webhooks.rotate', { uid: url.webhook.uid });
+    keep(rotatedUrl.secret);
+    expect((await postDelivery(rotatedUrl.ingressUrl, '{"b":2}')).status).toBe(202);
     const guessed = keep('guessedUrlToken-0123456789');
     expect(
       (await postDelivery(`${relay.ingressUrl}/webhooks/w/${url.webhook.uid}/${guessed}`, '{}'))
@@ -105,7 +97,7 @@ describe('secret values at rest', () => {
     });
     expect((await postDelivery(stripe.ingressUrl, body, signed)).status).toBe(202);
     const nextStripe = keep('whsec_rotatedStripeSigningSecret');
-    await relay.api('POST', `/api/webhooks/${stripe.webhook.uid}/rotate`, { secret: nextStripe });
+    await relay.call('webhooks.rotate', { uid: stripe.webhook.uid, secret: nextStripe });
 
     const standard = await relay.createWebhook({
       name: 'standard',
@@ -113,19 +105,12 @@ describe('secret values at rest', () => {
       signatureScheme: 'standard-webhooks',
     });
     keep(standard.secret);
-    const rotatedStandard = await relay.api<{ secret: string }>(
-      'POST',
-      `/api/webhooks/${standard.webhook.uid}/rotate`,
-      {},
-    );
-    keep(rotatedStandard.body.secret);
+    const rotatedStandard = await relay.call('webhooks.rotate', { uid: standard.webhook.uid });
+    keep(rotatedStandard.secret);
 
-    for (const role of ['manage', 'view']) {
-      const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
-        name: role,
-        role,
-      });
-      keep(minted.body.value);
+    for (const role of ['manage', 'view'] as const) {
+      const minted = await relay.call('tokens.create', { name: role, role });
+      keep(minted.value);
     }
     const login = await fetch(relay.core.loginLink(), { redirect: 'manual' });
     const session = login.headers.getSetCookie()[0]!.split(';')[0]!.split('=')[1]!;

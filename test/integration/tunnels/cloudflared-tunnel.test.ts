@@ -37,13 +37,10 @@ describe('a cloudflared quick tunnel', { timeout: 90_000 }, () => {
     process.kill(-recordedGroup(relay.dataDir), 'SIGKILL');
     const again = await tunnelState(relay.core, (t) => t.state === 'up' && t.url !== up.url);
     expect(again.url).toBe(`https://${hostnames(started)[1]}`);
-    const status = await relay.api<{ ingressBaseUrl: string }>('GET', '/api/status');
-    expect(status.body.ingressBaseUrl).toBe(again.url);
-    const got = await relay.api<{ ingressUrl: string }>(
-      'GET',
-      `/api/webhooks/${created.webhook.uid}`,
-    );
-    expect(got.body.ingressUrl.startsWith(`${again.url}/`)).toBe(true);
+    const status = await relay.call('relay.status', {});
+    expect(status.ingressBaseUrl).toBe(again.url);
+    const got = await relay.call('webhooks.get', { uid: created.webhook.uid });
+    expect(got.ingressUrl.startsWith(`${again.url}/`)).toBe(true);
   });
 
   it('says what "failed to request quick Tunnel" means, and tries again', async () => {

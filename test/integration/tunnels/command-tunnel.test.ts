@@ -32,12 +32,9 @@ describe('a command tunnel', { timeout: 90_000 }, () => {
     expect(up.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(up.kind).toBe(`command:${FAKE_TUNNEL} {port}`);
 
-    const status = await relay.api<{ ingressBaseUrl: string; tunnel: { url: string } }>(
-      'GET',
-      '/api/status',
-    );
-    expect(status.body.tunnel.url).toBe(up.url);
-    expect(status.body.ingressBaseUrl).toBe(up.url);
+    const status = await relay.call('relay.status', {});
+    expect(status.tunnel.url).toBe(up.url);
+    expect(status.ingressBaseUrl).toBe(up.url);
     const created = await relay.createWebhook({ name: 'orders' });
     expect(created.webhook.ingressUrl.startsWith(`${up.url}/webhooks/w/`)).toBe(true);
 
@@ -46,6 +43,7 @@ describe('a command tunnel', { timeout: 90_000 }, () => {
       ...bearer(created.secret),
     });
     expect(through.status).toBe(202);
+    // /metrics is Prometheus text on the admin listener, not a management call.
     const metrics = await relay.api<string>('GET', '/metrics');
     expect(metrics.body).toMatch(/^hookport_tunnel_up 1$/m);
 
@@ -64,18 +62,15 @@ describe('a command tunnel', { timeout: 90_000 }, () => {
     expect(down.lastError).toMatch(/fake-tunnel was ended by SIGKILL/);
     const again = await tunnelState(relay.core, (t) => t.state === 'up');
     expect(again.url).not.toBe(up.url);
-    const moved = await relay.api<{ items: Array<{ ingressUrl: string }> }>('GET', '/api/webhooks');
-    expect(moved.body.items[0]?.ingressUrl.startsWith(`${again.url}/webhooks/w/`)).toBe(true);
-    const second = await postDelivery(moved.body.items[0]!.ingressUrl, '{"n":2}', {
+    const moved = await relay.call('webhooks.list', {});
+    expect(moved.items[0]?.ingressUrl.startsWith(`${again.url}/webhooks/w/`)).toBe(true);
+    const second = await postDelivery(moved.items[0]!.ingressUrl, '{"n":2}', {
       'content-type': 'application/json',
       ...bearer(created.secret),
     });
     expect(second.status).toBe(202);
-    const deliveries = await relay.api<{ items: unknown[] }>(
-      'GET',
-      `/api/webhooks/${created.webhook.uid}/deliveries`,
-    );
-    expect(deliveries.body.items).toHaveLength(2);
+    const deliveries = await relay.call('deliveries.list', { uid: created.webhook.uid });
+    expect(deliveries.items).toHaveLength(2);
 
     // Stopping the relay stops the program and forgets it.
     const last = recordedGroup(relay.dataDir);

@@ -31,15 +31,12 @@ describe('an ngrok tunnel without network', () => {
 
   it('reads the team secret ngrok-authtoken and refuses a token ngrok would refuse', async () => {
     relay = await startTestRelay();
-    const secret = await relay.api('POST', '/api/secrets', {
+    await relay.call('secrets.create', {
       name: 'ngrok-authtoken',
       value: 'not a token: pasted with spaces',
     });
-    expect(secret.status).toBe(201);
-    const tested = await relay.api<{ ok: boolean; error: string }>('POST', '/api/tunnel/test', {
-      kind: 'ngrok',
-    });
-    expect(tested.body).toEqual({
+    const tested = await relay.call('tunnel.test', { kind: 'ngrok' });
+    expect(tested).toEqual({
       ok: false,
       url: null,
       error:

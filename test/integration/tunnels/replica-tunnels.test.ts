@@ -40,18 +40,16 @@ describe('tunnels of relays sharing PostgreSQL', { timeout: 120_000 }, () => {
     expect(recordedGroups(shared)).toHaveLength(1);
     expect(alive(recordedGroup(shared))).toBe(true);
     expect(withTunnel.core.reachability.tunnel).toMatchObject({ state: 'up', url: up.url });
-    const otherSettings = await other.api<{ tunnel: unknown }>('GET', '/api/settings');
-    expect(otherSettings.body.tunnel).toBeNull();
-    const mine = await withTunnel.api<{ ingressBaseUrl: string }>('GET', '/api/status');
-    expect(mine.body.ingressBaseUrl).toBe(up.url);
-    const theirs = await other.api<{ ingressBaseUrl: string }>('GET', '/api/status');
-    expect(theirs.body.ingressBaseUrl).toBe(other.ingressUrl);
+    const otherSettings = await other.call('settings.get', {});
+    expect(otherSettings.tunnel).toBeNull();
+    const mine = await withTunnel.call('relay.status', {});
+    expect(mine.ingressBaseUrl).toBe(up.url);
+    const theirs = await other.call('relay.status', {});
+    expect(theirs.ingressBaseUrl).toBe(other.ingressUrl);
 
-    const refused = await other.api<{ error: { message: string } }>('PATCH', '/api/settings', {
-      tunnel: { kind: 'cloudflared' },
-    });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error.message).toBe(
+    const refused = await other.callError('settings.update', { tunnel: { kind: 'cloudflared' } });
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toBe(
       'On a shared PostgreSQL store each relay runs its own tunnel or none: start the relay with --tunnel (or HOOKPORT_TUNNEL) instead.',
     );
   });

@@ -55,11 +55,8 @@ describe('an ssh -R tunnel to a real sshd', { timeout: 120_000 }, () => {
       ...bearer(created.secret),
     });
     expect(second.status).toBe(202);
-    const stored = await relay.api<{ items: Array<{ id: string }> }>(
-      'GET',
-      `/api/webhooks/${created.webhook.uid}/deliveries`,
-    );
-    expect(stored.body.items.map((d) => d.id)).toEqual([
+    const stored = await relay.call('deliveries.list', { uid: created.webhook.uid });
+    expect(stored.items.map((d) => d.id)).toEqual([
       second.body.delivery_id,
       first.body.delivery_id,
     ]);
@@ -69,11 +66,9 @@ describe('an ssh -R tunnel to a real sshd', { timeout: 120_000 }, () => {
     await tunnelState(relay.core, (t) => t.state === 'up', 60_000);
     const other = await startTestRelay({ publicUrl: forwarded });
     try {
-      const tested = await other.api<{ ok: boolean; error: string }>('POST', '/api/tunnel/test', {
-        kind,
-      });
-      expect(tested.body.ok).toBe(false);
-      expect(tested.body.error).toBe(
+      const tested = await other.call('tunnel.test', { kind });
+      expect(tested.ok).toBe(false);
+      expect(tested.error).toBe(
         'ssh: the remote port is already forwarded (another tunnel, or a left-over ssh, holds it): stop it or forward another port',
       );
     } finally {

@@ -33,8 +33,8 @@ describe('a Tailscale Funnel', { timeout: 90_000 }, () => {
     writeFileSync(join(dir, 'dnsname'), 'renamed-box.tail1234.ts.net.');
     const renamed = await tunnelState(relay.core, (t) => t.state === 'up' && t.url !== up.url);
     expect(renamed.url).toBe('https://renamed-box.tail1234.ts.net');
-    const status = await relay.api<{ ingressBaseUrl: string }>('GET', '/api/status');
-    expect(status.body.ingressBaseUrl).toBe(renamed.url);
+    const status = await relay.call('relay.status', {});
+    expect(status.ingressBaseUrl).toBe(renamed.url);
 
     await relay.stop();
     relay = null;

@@ -17,47 +17,32 @@ describe('the tunnel in Settings', { timeout: 90_000 }, () => {
 
   it('is chosen, kept, tested and turned off through the API', async () => {
     relay = await startTestRelay({ tunnel: { env: standInEnv() } });
-    const before = await relay.api<{ tunnel: unknown }>('GET', '/api/settings');
-    expect(before.body.tunnel).toBeNull();
-    expect(
-      (await relay.api<{ tunnel: { state: string } }>('GET', '/api/status')).body.tunnel.state,
-    ).toBe('off');
+    const before = await relay.call('settings.get', {});
+    expect(before.tunnel).toBeNull();
+    expect((await relay.call('relay.status', {})).tunnel.state).toBe('off');
 
     const kind = `command:${FAKE_TUNNEL} {port}`;
-    const tested = await relay.api<{ ok: boolean; url: string }>('POST', '/api/tunnel/test', {
-      kind,
-    });
-    expect(tested.body.ok).toBe(true);
-    expect(tested.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const tested = await relay.call('tunnel.test', { kind });
+    expect(tested.ok).toBe(true);
+    expect(tested.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    const saved = await relay.api<{ tunnel: unknown }>('PATCH', '/api/settings', {
-      tunnel: { kind },
-    });
-    expect(saved.status).toBe(200);
-    expect(saved.body.tunnel).toEqual({ kind, domain: null });
+    const saved = await relay.call('settings.update', { tunnel: { kind } });
+    expect(saved.tunnel).toEqual({ kind, domain: null });
     const up = await tunnelState(relay.core, (t) => t.state === 'up');
-    const settings = await relay.api<{ effectivePublicUrl: string }>('GET', '/api/settings');
-    expect(settings.body.effectivePublicUrl).toBe(up.url);
+    const settings = await relay.call('settings.get', {});
+    expect(settings.effectivePublicUrl).toBe(up.url);
 
-    const off = await relay.api<{ tunnel: unknown; effectivePublicUrl: string }>(
-      'PATCH',
-      '/api/settings',
-      { tunnel: null },
-    );
-    expect(off.body.tunnel).toBeNull();
-    expect(off.body.effectivePublicUrl).toBe(relay.ingressUrl);
+    const off = await relay.call('settings.update', { tunnel: null });
+    expect(off.tunnel).toBeNull();
+    expect(off.effectivePublicUrl).toBe(relay.ingressUrl);
     expect(relay.core.reachability.tunnel.state).toBe('off');
   });
 
   it('refuses a kind it does not know, in words', async () => {
     relay = await startTestRelay();
-    const refused = await relay.api<{ error: { message: string; path: string } }>(
-      'PATCH',
-      '/api/settings',
-      { tunnel: { kind: 'wormhole' } },
-    );
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain(
+    const refused = await relay.callError('settings.update', { tunnel: { kind: 'wormhole' } });
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.message).toContain(
       'must be cloudflared, ngrok, tailscale, ssh:<destination> or command:<program and arguments>',
     );
   });
@@ -75,11 +60,11 @@ describe('the tunnel in Settings', { timeout: 90_000 }, () => {
     await new Promise<void>((done) => receiver!.listen(0, '127.0.0.1', done));
     const address = receiver.address() as { port: number };
     relay = await startTestRelay({ tunnel: { env: standInEnv(), alarmAfterMs: 200 } });
-    const set = await relay.api('PATCH', '/api/factories/default/alarm-notification', {
+    await relay.call('factories.setAlarmNotification', {
+      id: 'default',
       notification: { kind: 'http', url: `http://127.0.0.1:${address.port}/alarm` },
     });
-    expect(set.status).toBe(200);
-    await relay.api('PATCH', '/api/settings', {
+    await relay.call('settings.update', {
       tunnel: { kind: `command:${FAKE_TUNNEL} {port} --exit-without-url` },
     });
     await waitFor(() => notices.length > 0, 'the tunnel alarm', { timeoutMs: 20_000 });

@@ -24,16 +24,14 @@ describe('rotating a secret that several webhooks share', () => {
     });
     expect(github.secret).toBeNull();
 
-    const rotated = await relay.api('POST', `/api/webhooks/${github.webhook.uid}/rotate`, {
+    const rotated = await relay.callError('webhooks.rotate', {
+      uid: github.webhook.uid,
       secret: 'plain text, not base64!',
     });
-    expect(rotated.status).toBe(400);
-    expect(rotated.body).toMatchObject({
-      error: {
-        code: 'invalid_input',
-        path: 'secret',
-        message: expect.stringContaining('standard-webhooks') as unknown,
-      },
+    expect(rotated).toMatchObject({
+      code: 'invalid_input',
+      path: 'secret',
+      message: expect.stringContaining('standard-webhooks') as unknown,
     });
 
     // The original value still authenticates the Standard Webhooks sender.

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import type { Delivery, DeliveryWithPayload } from '../../../support/deliveries.js';
 import type { CreatedWebhook, TestRelay } from '../../../support/relay.js';
 import type { ProviderSender } from './senders.js';
 
@@ -34,31 +35,15 @@ export function post(
   });
 }
 
-/** A delivery log entry as the management API shows it. */
-export interface LogEntry {
-  id: string;
-  label: string;
-  reason: string | null;
-  identity: string | null;
-  identitySource: string | null;
-  duplicateOf: string | null;
-  size: number;
-  payload?: string | null;
-}
-
 /** The webhook's newest log entry. */
-export async function newestEntry(relay: TestRelay, uid: string): Promise<LogEntry> {
-  const page = await relay.api<{ items: LogEntry[] }>(
-    'GET',
-    `/api/webhooks/${uid}/deliveries?limit=1`,
-  );
-  const [entry] = page.body.items;
+export async function newestEntry(relay: TestRelay, uid: string): Promise<Delivery> {
+  const [entry] = (await relay.call('deliveries.list', { uid, limit: 1 })).items;
   if (!entry) throw new Error(`webhook ${uid} has no log entry`);
   return entry;
 }
 
-export async function entry(relay: TestRelay, deliveryId: string): Promise<LogEntry> {
-  return (await relay.api<LogEntry>('GET', `/api/deliveries/${deliveryId}`)).body;
+export function entry(relay: TestRelay, deliveryId: string): Promise<DeliveryWithPayload> {
+  return relay.call('deliveries.get', { id: deliveryId });
 }
 
 let created = 0;
@@ -82,6 +67,6 @@ export function createSignatureWebhook(
 
 /** A factory holds at most 20 webhooks: files that make many delete them after each test. */
 export async function deleteAllWebhooks(relay: TestRelay): Promise<void> {
-  const listed = await relay.api<{ items: { uid: string }[] }>('GET', '/api/webhooks');
-  for (const { uid } of listed.body.items) await relay.api('DELETE', `/api/webhooks/${uid}`);
+  const listed = await relay.call('webhooks.list', {});
+  for (const { uid } of listed.items) await relay.call('webhooks.delete', { uid });
 }
