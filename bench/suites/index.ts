@@ -7,6 +7,7 @@ import { postgresStoreSuite } from './postgres-store.js';
 import { scaleSuite } from './scale.js';
 import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
+import { uiFirstHourSuite } from './ui-first-hour.js';
 
 export interface BenchSuite {
   name: string;
@@ -23,5 +24,6 @@ export const suites: BenchSuite[] = [
   postgresStoreSuite,
   postgresSuite,
   uiSuite,
+  uiFirstHourSuite,
   scaleSuite,
 ];

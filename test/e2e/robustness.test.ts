@@ -169,9 +169,9 @@ describe('the UI checks as you type and keeps its context', () => {
     }
   }, 30_000);
 
-  // The house rule keeps timing targets in benchmarks: this test asserts what keeps a key
-  // cheap (the 500-row lab stays mounted, with only the rows in view in the DOM) and logs the
-  // long tasks seen while typing, which depend on the machine's load.
+  // The house rule keeps timing targets in benchmarks (long tasks while typing: bench
+  // ui-first-hour): this test asserts what a person notices (every key lands, the lab answers
+  // once typing stops) and what keeps a key cheap (the lab stays mounted, only rows in view).
   it('types into the filter editor without rebuilding the lab, with many deliveries', async () => {
     const { relay } = env;
     const created = await relay.createWebhook({ name: 'busy' });
@@ -196,22 +196,17 @@ describe('the UI checks as you type and keeps its context', () => {
       await page.evaluate(
         `document.querySelector('table.lab-table').setAttribute('data-before-typing', '')`,
       );
-      await page.evaluate(`
-        window.__longTasks = [];
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
-        }).observe({ type: 'longtask' });
-      `);
       await filter.click();
       // Half the keys leave the JSON unfinished: the lab stays, marked stale, and is not rebuilt.
-      await filter.pressSequentially('{"action": ["opened"], "number": {"$gt": 100}}', {
-        delay: 20,
-      });
+      const typed = '{"action": ["opened"], "number": {"$gt": 100}}';
+      await filter.pressSequentially(typed, { delay: 20 });
+      // Every key made it into the editor, in order: none was lost to a busy page.
+      expect(await filter.inputValue()).toBe(typed);
       await page.locator('.filter-warning').first().waitFor();
       expect(await page.locator('table.lab-table[data-before-typing]').count()).toBe(1);
       expect(await table.locator('tbody tr').count()).toBeLessThan(60);
-      const longTasks = await page.evaluate<number[]>('window.__longTasks');
-      console.log(`long tasks while typing (ms): ${JSON.stringify(longTasks)}`);
+      // Once typing stops, the lab answers for the finished filter ($gt is not an operator here).
+      await page.getByRole('heading', { name: 'Matches 0 of the last 500 deliveries' }).waitFor();
     } finally {
       await ui.close();
     }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 /** Hash routes (`#/webhooks/wh_…`) work the same over HTTP and the desktop's app:// protocol. */
 export type Route = string[];
 
-function currentRoute(): Route {
+export function currentRoute(): Route {
   return window.location.hash
     .replace(/^#\/?/, '')
     .split('/')

@@ -3,6 +3,7 @@ import type { RelayEvent } from '../../shared/contract/events.js';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { useClient, useRelayEvents } from './client-context.js';
+import { takeFirstRead } from './first-reads.js';
 import { isLost, reportAnswered, reportLost, useConnection } from './connection.js';
 
 const EVENT_RELOAD_MS = 300;
@@ -47,7 +48,8 @@ export function useCall<M extends MethodName>(
   useEffect(() => {
     if (key === null) return;
     let current = true;
-    client.call(method, JSON.parse(key) as MethodInput<M>).then(
+    const parsed = JSON.parse(key) as MethodInput<M>;
+    (takeFirstRead(client, method, parsed) ?? client.call(method, parsed)).then(
       (data) => {
         reportAnswered();
         if (current) setResult({ key, generation, data });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { DELETED_WEBHOOK_WARNING, type Automation } from '../../../shared/contract/automations.js';
 import type { Webhook } from '../../../shared/contract/webhooks.js';
 import type { ApiError } from '../../../shared/errors.js';
@@ -78,7 +78,14 @@ export function AutomationEditor({
     routeHref('automations', automation?.id ?? 'new'),
   );
   const activeIndex = Math.min(active, Math.max(0, draft.triggers.length - 1));
-  const labels = webhookLabels(webhooks, automation?.webhooks);
+  const labels = useMemo(
+    () => webhookLabels(webhooks, automation?.webhooks),
+    [webhooks, automation?.webhooks],
+  );
+  // Test filter and its lab follow the draft a beat behind: a key renders the editor at once,
+  // and the panel (a verdict, 40 deliveries, the lab's table) in a render React may interrupt.
+  const testedDraft = useDeferredValue(draft);
+  const testedChecks = useMemo(() => buildDraft(testedDraft).checks, [testedDraft]);
   const deletedNote = automation ? deletedWebhookNote(automation, labels) : null;
   // The API's deleted-webhook warning names UIDs; deletedNote says the same by name.
   const otherWarnings = (automation?.warnings ?? []).filter(
@@ -218,8 +225,8 @@ export function AutomationEditor({
         </form>
         <TestFilterPanel
           key={initialDeliveryId}
-          triggers={draft.triggers}
-          checks={built.checks}
+          triggers={testedDraft.triggers}
+          checks={testedChecks}
           active={activeIndex}
           onActiveChange={setActive}
           labels={labels}

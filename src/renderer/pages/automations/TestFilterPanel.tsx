@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { memo, useEffect, useId, useState, type ReactNode } from 'react';
 import type { MethodInput } from '../../../shared/contract/index.js';
 import { routeHref } from '../../app/router.js';
 import { useCall } from '../../app/use-call.js';
@@ -35,9 +35,10 @@ function notReady(
 
 /**
  * Test filter: the trigger as edited (saved or not) against a stored delivery of its webhooks,
- * tested again a moment after each change.
+ * tested again a moment after each change. Memoized: the editor renders it only when the draft
+ * it was given (deferred) changes, never in the render of a key itself.
  */
-export function TestFilterPanel({
+export const TestFilterPanel = memo(function TestFilterPanel({
   triggers,
   checks,
   active,
@@ -166,4 +167,4 @@ export function TestFilterPanel({
       />
     </aside>
   );
-}
+});

@@ -1,4 +1,4 @@
-import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
+import { Fragment, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { Run } from '../../../shared/contract/runs.js';
 import { navigate, routeHref } from '../../app/router.js';
 import { formatDuration, formatTime } from '../../components/format.js';
@@ -87,7 +87,15 @@ export function RunList({
               {run.eventType === null ? (
                 <span className="muted">—</span>
               ) : (
-                <code title={`Event type: ${run.eventType}`}>{run.eventType}</code>
+                <code title={`Event type: ${run.eventType}`}>
+                  {/* A narrow column breaks it after a dot (pull_request. / opened), not mid-word. */}
+                  {run.eventType.split(/(?<=\.)/).map((part, i) => (
+                    <Fragment key={i}>
+                      {i > 0 && <wbr />}
+                      {part}
+                    </Fragment>
+                  ))}
+                </code>
               )}
             </td>
             <td className="col-delivery">

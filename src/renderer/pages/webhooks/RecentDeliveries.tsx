@@ -202,42 +202,45 @@ export function RecentDeliveries({
   ].slice(0, 50);
   return (
     <section ref={sectionRef} className="recent-deliveries" aria-label="Recent deliveries">
-      <div className="deliveries-toolbar">
-        <h3>Recent deliveries</h3>
-        <span className="spacer" />
-        <ReplayShown shown={log.items} />
-      </div>
-      <DeliveryFilters
-        key={toolbarKey}
-        filters={filters}
-        eventTypes={eventTypes}
-        onChange={(patch) => setFilters((current) => ({ ...current, ...patch }))}
-      />
-      <div className="deliveries-status">
-        <p className="hint" role="status">
-          {log.loading
-            ? 'Loading…'
-            : statusText(
-                log.total,
-                filtered ? everything.data?.total : log.total,
-                filtered,
-                query.jumpTo,
-              )}
-        </p>
-        {query.jumpTo !== null && (
-          <button
-            type="button"
-            className="link"
-            onClick={() => setFilters((f) => ({ ...f, jumpTo: null }))}
-          >
-            Back to newest
-          </button>
-        )}
-        {(filtered || query.jumpTo !== null) && (
-          <button type="button" className="link" onClick={clear}>
-            Clear filters
-          </button>
-        )}
+      {/* The title, filters and count stay in view while the page scrolls the list. */}
+      <div className="deliveries-head">
+        <div className="deliveries-toolbar">
+          <h3>Recent deliveries</h3>
+          <span className="spacer" />
+          <ReplayShown shown={log.items} />
+        </div>
+        <DeliveryFilters
+          key={toolbarKey}
+          filters={filters}
+          eventTypes={eventTypes}
+          onChange={(patch) => setFilters((current) => ({ ...current, ...patch }))}
+        />
+        <div className="deliveries-status">
+          <p className="hint" role="status">
+            {log.loading
+              ? 'Loading…'
+              : statusText(
+                  log.total,
+                  filtered ? everything.data?.total : log.total,
+                  filtered,
+                  query.jumpTo,
+                )}
+          </p>
+          {query.jumpTo !== null && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => setFilters((f) => ({ ...f, jumpTo: null }))}
+            >
+              Back to newest
+            </button>
+          )}
+          {(filtered || query.jumpTo !== null) && (
+            <button type="button" className="link" onClick={clear}>
+              Clear filters
+            </button>
+          )}
+        </div>
       </div>
       <ErrorNote error={log.error} />
       {!log.loading && count === 0 && !log.error ? (

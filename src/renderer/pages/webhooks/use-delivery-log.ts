@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient, useRelayEvents } from '../../app/client-context.js';
 import { useConnection } from '../../app/connection.js';
+import { DELIVERY_PAGE_SIZE, takeFirstRead } from '../../app/first-reads.js';
 import { toApiError } from '../../app/use-call.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import { idFloor } from '../../../shared/delivery-ids.js';
@@ -10,7 +11,7 @@ import type { Delivery } from './types.js';
 
 export { isFiltered, type LogQuery } from './log-filters.js';
 
-export const PAGE_SIZE = 200;
+export const PAGE_SIZE = DELIVERY_PAGE_SIZE;
 /** A burst of live deliveries into a searched log is one read of its newest page, a moment later. */
 const HEAD_REFRESH_MS = 600;
 
@@ -31,7 +32,11 @@ function readPage(
   before: string | undefined,
 ): Promise<{ items: Delivery[]; nextBefore: string | null; total: number }> {
   const start = before ?? (query.jumpTo !== null ? idFloor(query.jumpTo + 1) : undefined);
-  return client.call('deliveries.list', {
+  return client.call('deliveries.list', pageInput(query, start));
+}
+
+function pageInput(query: LogQuery, start: string | undefined) {
+  return {
     uid: query.uid,
     limit: PAGE_SIZE,
     ...(start ? { before: start } : {}),
@@ -40,7 +45,7 @@ function readPage(
     ...(query.eventType !== '' ? { eventType: query.eventType } : {}),
     ...(query.from !== null ? { from: query.from } : {}),
     ...(query.to !== null ? { to: query.to } : {}),
-  });
+  };
 }
 
 const contains = (text: string | null, needle: string): boolean =>
@@ -89,34 +94,6 @@ export function useDeliveryLog(query: LogQuery) {
   // before they were committed.
   const early = useRef<{ key: string; items: Delivery[] }>({ key: '', items: [] });
   const headTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useEffect(() => {
-    let current = true;
-    const parsed = JSON.parse(key) as LogQuery;
-    readPage(client, parsed, undefined).then(
-      (page) => {
-        if (!current) return;
-        const arrived = early.current.key === key ? early.current.items : [];
-        const items = parsed.jumpTo === null ? arrived.reduce(insert, page.items) : page.items;
-        setState({ key, items, nextBefore: page.nextBefore, total: page.total, fresh: new Set() });
-      },
-      (error: unknown) => {
-        if (current)
-          setState({
-            key,
-            items: [],
-            nextBefore: null,
-            total: 0,
-            error: toApiError(error),
-            fresh: new Set(),
-          });
-      },
-    );
-    return () => {
-      current = false;
-      clearTimeout(headTimer.current);
-    };
-  }, [client, key]);
 
   const mine = state?.key === key ? state : undefined;
 
@@ -169,6 +146,38 @@ export function useDeliveryLog(query: LogQuery) {
       );
     }, HEAD_REFRESH_MS);
   }, [client, key]);
+
+  useEffect(() => {
+    let current = true;
+    const parsed = JSON.parse(key) as LogQuery;
+    // The entry script may have read this page already, while the page's code was loading.
+    const prefetched = takeFirstRead(client, 'deliveries.list', pageInput(parsed, undefined));
+    (prefetched ?? readPage(client, parsed, undefined)).then(
+      (page) => {
+        if (!current) return;
+        // What arrived between that early read and this list listening: the newest page again.
+        if (prefetched) refreshHead();
+        const arrived = early.current.key === key ? early.current.items : [];
+        const items = parsed.jumpTo === null ? arrived.reduce(insert, page.items) : page.items;
+        setState({ key, items, nextBefore: page.nextBefore, total: page.total, fresh: new Set() });
+      },
+      (error: unknown) => {
+        if (current)
+          setState({
+            key,
+            items: [],
+            nextBefore: null,
+            total: 0,
+            error: toApiError(error),
+            fresh: new Set(),
+          });
+      },
+    );
+    return () => {
+      current = false;
+      clearTimeout(headTimer.current);
+    };
+  }, [client, key, refreshHead]);
 
   // Back after the relay was away: what arrived meanwhile sent no event here; read the head.
   const { epoch } = useConnection();

@@ -1,0 +1,51 @@
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract/index.js';
+import type { ContractClient } from '../client/contract-client.js';
+
+/** Rows in one page of a webhook's log (the first page and each page read on scroll). */
+export const DELIVERY_PAGE_SIZE = 200;
+
+/** A read started this long ago is stale: the page asks again. */
+const FRESH_MS = 10_000;
+
+interface Started {
+  answer: Promise<unknown>;
+  at: number;
+}
+
+const started = new Map<string, Started>();
+const keyOf = (method: string, input: unknown): string => `${method} ${JSON.stringify(input)}`;
+
+/**
+ * The reads the first screen of a route waits on, started by the entry script before React
+ * renders: otherwise each waits for the page's chunk and the read before it (the webhook's
+ * list before its log), one after another. Each is taken once, by the page that needs it.
+ */
+export function startFirstReads(client: ContractClient, route: string[]): void {
+  const [section = 'webhooks', uid] = route;
+  if (section !== 'webhooks') return;
+  const start = <M extends MethodName>(method: M, input: MethodInput<M>): void => {
+    const answer = client.call(method, input);
+    // Whoever takes it handles a failure; one never taken must not be reported as unhandled.
+    answer.catch(() => undefined);
+    started.set(keyOf(method, input), { answer, at: Date.now() });
+  };
+  start('webhooks.list', {});
+  if (uid) start('deliveries.list', { uid, limit: DELIVERY_PAGE_SIZE });
+}
+
+/**
+ * The answer of a read the entry script started with exactly this input, once, while fresh;
+ * undefined otherwise. A failed one is read again (it may have raced the sign-in).
+ */
+export function takeFirstRead<M extends MethodName>(
+  client: ContractClient,
+  method: M,
+  input: MethodInput<M>,
+): Promise<MethodOutput<M>> | undefined {
+  const key = keyOf(method, input);
+  const read = started.get(key);
+  if (!read) return undefined;
+  started.delete(key);
+  if (Date.now() - read.at > FRESH_MS) return undefined;
+  return (read.answer as Promise<MethodOutput<M>>).catch(() => client.call(method, input));
+}
