@@ -61,6 +61,12 @@ export interface IndexRun {
 export interface IndexSlices {
   /** `largestEntry`: see `SliceSize`; an index that ignores it takes entries in order. */
   indexSome(budgetMs: number, largestEntry?: number): IndexRun | Promise<IndexRun>;
+  /**
+   * An index that merges its segments apart from its commits (SQLite's, see search-index.ts):
+   * about `budgetMs` of that; true while there is more. Called only in quiet slices, once the
+   * queue is empty, so merges never hold what a delivery's commit waits for while they arrive.
+   */
+  mergeSome?(budgetMs: number): boolean;
 }
 
 /** After a failed slice (PostgreSQL unreachable, say): wait this long before the next one. */
@@ -91,6 +97,10 @@ export class SearchIndexer {
   private lookAgainAt = 0;
   /** Since when a slice has passed over large entries, still queued. */
   private deferringSince: number | null = null;
+  /** The last slice found the queue empty (nothing queued, nothing passed over). */
+  private queueEmpty = false;
+  /** Segments may be left to merge: since the start, or entries were indexed since. */
+  private mergeDue = true;
   /** A slice that answers asynchronously and has not yet: ticks wait for it. */
   private slicing: Promise<void> | null = null;
   private readonly tickMs: number;
@@ -127,6 +137,9 @@ export class SearchIndexer {
         ? this.pacing.behind
         : this.pacing.busy;
     this.busy = false;
+    if (quiet && this.queueEmpty && this.mergeDue && this.index.mergeSome) {
+      return this.merged(started, size, this.index.mergeSome.bind(this.index));
+    }
     const overdue = this.deferringSince !== null && started - this.deferringSince >= LARGE_WAIT_MS;
     const largest = quiet || overdue ? undefined : size.largestEntry;
     try {
@@ -163,10 +176,23 @@ export class SearchIndexer {
     const charged = quiet ? Math.min(now - started, ms) : now - started;
     this.nextAt = started + charged / share;
     if (!run.more) this.caughtUpAt = now;
+    this.queueEmpty = !run.more && !run.deferred;
+    if (run.indexed > 0) this.mergeDue = true;
     this.deferringSince = run.deferred ? (this.deferringSince ?? now) : null;
     const empty = run.indexed === 0 && !run.more && !run.deferred;
     this.lookAgainAt = empty ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
+  }
+
+  private merged(started: number, size: SliceSize, mergeSome: (budgetMs: number) => boolean): void {
+    try {
+      this.mergeDue = mergeSome(size.ms);
+    } catch (error) {
+      return this.failed(error);
+    }
+    const now = performance.now();
+    this.nextAt = started + Math.min(now - started, size.ms) / size.share;
+    this.lookAgainAt = this.mergeDue ? 0 : started + EMPTY_POLL_MS;
   }
 
   private failed(error: unknown): void {
