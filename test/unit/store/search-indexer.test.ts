@@ -188,7 +188,7 @@ describe('SearchIndexer and merging', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('merges only once quiet with nothing queued, and again after entries are indexed', () => {
+  it('merges only with nothing queued and no commit since the last slice, and again after entries are indexed', () => {
     const calls: string[] = [];
     let queued = 2;
     let mergesLeft = 2;
@@ -219,14 +219,15 @@ describe('SearchIndexer and merging', () => {
       now += ms;
       indexer.tick();
     };
-    // Deliveries arriving: the queue empties, yet no merge while busy.
+    // Each tick after a commit indexes: the new entries first.
     indexer.markBusy();
     tickAfter(10);
     indexer.markBusy();
     tickAfter(10);
     expect(calls).toEqual(['index', 'index']);
-    // Quiet, the queue found empty: merges until none is left, then a look at the queue later.
-    tickAfter(600);
+    // No commit since, the queue found empty: merges until none is left (at the busy share,
+    // not yet quiet), then a look at the queue later.
+    tickAfter(10);
     tickAfter(10);
     tickAfter(10);
     tickAfter(1_500);
@@ -236,7 +237,7 @@ describe('SearchIndexer and merging', () => {
     mergesLeft = 1;
     indexer.markBusy();
     tickAfter(10);
-    tickAfter(600);
+    tickAfter(10);
     tickAfter(10);
     expect(calls.slice(5)).toEqual(['index', 'merge']);
   });
