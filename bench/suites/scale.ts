@@ -12,7 +12,7 @@
  * delay, the index's catch-up rate, and the file's size before and after retention; and the file
  * over two simulated weeks (a day added and pruned at a time: page reuse, no vacuum).
  *   npm run bench -- scale --entries 100000 --seconds 60
- * `--week-entries 0` skips the two weeks; `--reuse-seed <dir>` keeps the seed for the next run; `--trace` and `--cpu-prof <dir>` probe the week's relay.
+ * `--prune-wait <s>` bounds the wait for retention before the reads (default 30 min); `--week-entries 0` skips the two weeks; `--reuse-seed <dir>` keeps the seed for the next run; `--trace` and `--cpu-prof <dir>` probe the week's relay.
  */
 import {
   cpSync,
@@ -264,7 +264,8 @@ async function run(): Promise<void> {
     const pendingAfter = (await ask<{ pending: number }>(relay, 'pending')).pending;
     const catchUpRate = (pendingAtStart - pendingAfter) / seconds;
     // Retention may still be at work on a large file: the reads are of the pruned log.
-    while (prunedAt === null && performance.now() - startedAt < 30 * 60_000) {
+    const pruneWaitMs = arg('prune-wait', 30 * 60) * 1000;
+    while (prunedAt === null && performance.now() - startedAt < pruneWaitMs) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
     const afterPrune = fileBytes(file);

@@ -61,6 +61,12 @@ export interface IndexRun {
 export interface IndexSlices {
   /** `largestEntry`: see `SliceSize`; an index that ignores it takes entries in order. */
   indexSome(budgetMs: number, largestEntry?: number): IndexRun | Promise<IndexRun>;
+  /**
+   * An index that merges its segments apart from its commits (SQLite's, see search-index.ts):
+   * about `budgetMs` of that; true while there is more. Called only for a slice with nothing
+   * queued and no commit since the last one, at the state's share.
+   */
+  mergeSome?(budgetMs: number): boolean;
 }
 
 /** After a failed slice (PostgreSQL unreachable, say): wait this long before the next one. */
@@ -91,6 +97,10 @@ export class SearchIndexer {
   private lookAgainAt = 0;
   /** Since when a slice has passed over large entries, still queued. */
   private deferringSince: number | null = null;
+  /** The last slice found the queue empty (nothing queued, nothing passed over). */
+  private queueEmpty = false;
+  /** Segments may be left to merge: since the start, or entries were indexed since. */
+  private merging = true;
   /** A slice that answers asynchronously and has not yet: ticks wait for it. */
   private slicing: Promise<void> | null = null;
   private readonly tickMs: number;
@@ -126,7 +136,14 @@ export class SearchIndexer {
       : started - this.caughtUpAt >= BEHIND_AFTER_MS
         ? this.pacing.behind
         : this.pacing.busy;
+    // No commit since the last slice, which found the queue empty: merging is what is left. At
+    // the state's share, so that under traffic that never pauses the file still gives back what
+    // retention deletes (merges drop deleted rows); the next commit's entries come first.
+    const nothingNew = !this.busy && this.queueEmpty;
     this.busy = false;
+    if (nothingNew && this.merging && this.index.mergeSome) {
+      return this.merged(started, size, this.index.mergeSome.bind(this.index));
+    }
     const overdue = this.deferringSince !== null && started - this.deferringSince >= LARGE_WAIT_MS;
     const largest = quiet || overdue ? undefined : size.largestEntry;
     try {
@@ -141,6 +158,11 @@ export class SearchIndexer {
     } catch (error) {
       this.failed(error);
     }
+  }
+
+  /** Entries left the index (a prune): its merges drop them, as after indexing. */
+  mergeDue(): void {
+    this.merging = true;
   }
 
   stop(): void {
@@ -163,10 +185,23 @@ export class SearchIndexer {
     const charged = quiet ? Math.min(now - started, ms) : now - started;
     this.nextAt = started + charged / share;
     if (!run.more) this.caughtUpAt = now;
+    this.queueEmpty = !run.more && !run.deferred;
+    if (run.indexed > 0) this.merging = true;
     this.deferringSince = run.deferred ? (this.deferringSince ?? now) : null;
     const empty = run.indexed === 0 && !run.more && !run.deferred;
     this.lookAgainAt = empty ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
+  }
+
+  private merged(started: number, size: SliceSize, mergeSome: (budgetMs: number) => boolean): void {
+    try {
+      this.merging = mergeSome(size.ms);
+    } catch (error) {
+      return this.failed(error);
+    }
+    const now = performance.now();
+    this.nextAt = started + Math.min(now - started, size.ms) / size.share;
+    this.lookAgainAt = this.merging ? 0 : started + EMPTY_POLL_MS;
   }
 
   private failed(error: unknown): void {

@@ -179,3 +179,66 @@ describe('SearchIndexer and a steady sender', () => {
     expect(sizes).toEqual([1, 1, 1, 9]);
   });
 });
+
+describe('SearchIndexer and merging', () => {
+  let now = 0;
+  beforeEach(() => {
+    now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('merges only with nothing queued and no commit since the last slice, and again after entries are indexed', () => {
+    const calls: string[] = [];
+    let queued = 2;
+    let mergesLeft = 2;
+    const indexer = new SearchIndexer(
+      {
+        indexSome: (): IndexRun => {
+          calls.push('index');
+          const indexed = Math.min(queued, 1);
+          queued -= indexed;
+          return { indexed, more: queued > 0 };
+        },
+        mergeSome: (): boolean => {
+          calls.push('merge');
+          return --mergesLeft > 0;
+        },
+      },
+      {
+        busy: { ms: 1, share: 0.5 },
+        behind: { ms: 1, share: 0.5 },
+        idle: { ms: 1, share: 0.5 },
+        quietAfterMs: 500,
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    const tickAfter = (ms: number): void => {
+      now += ms;
+      indexer.tick();
+    };
+    // Each tick after a commit indexes: the new entries first.
+    indexer.markBusy();
+    tickAfter(10);
+    indexer.markBusy();
+    tickAfter(10);
+    expect(calls).toEqual(['index', 'index']);
+    // No commit since, the queue found empty: merges until none is left (at the busy share,
+    // not yet quiet), then a look at the queue later.
+    tickAfter(10);
+    tickAfter(10);
+    tickAfter(10);
+    tickAfter(1_500);
+    expect(calls).toEqual(['index', 'index', 'merge', 'merge', 'index']);
+    // A delivery indexed: merging is due again once quiet.
+    queued = 1;
+    mergesLeft = 1;
+    indexer.markBusy();
+    tickAfter(10);
+    tickAfter(10);
+    tickAfter(10);
+    expect(calls.slice(5)).toEqual(['index', 'merge']);
+  });
+});

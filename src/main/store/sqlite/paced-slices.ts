@@ -11,14 +11,12 @@ export interface SlicePacing {
 }
 
 /**
- * Retention and the search index's upkeep after it run on SQLite's writer thread, between its
+ * Retention runs on SQLite's writer thread, between its
  * commits (a commit arriving during a slice waits for it): 2 ms slices, a quarter of the time.
  * Pruning the oldest day of a week (the issue's 125,000 entries) takes a few minutes; each
  * hour's prune after that, an hour's worth.
  */
 export const RETENTION_PACING: SlicePacing = { ms: 2, share: 0.25 };
-/** The index's merge steps after a prune: each is coarse (index-upkeep.ts), so a tenth of the time. */
-export const UPKEEP_PACING: SlicePacing = { ms: 2, share: 0.1 };
 
 /**
  * `fn` in a transaction of its own without an fsync at commit (synchronous = NORMAL in WAL): a

@@ -1,7 +1,6 @@
 import type { RetentionPolicy, Retention } from '../retention-policy.js';
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
-import { createIndexUpkeep } from './index-upkeep.js';
 import { pacedSlices, RETENTION_PACING, unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
 
@@ -23,8 +22,8 @@ interface Candidate {
  * window over the whole table (which took seconds per batch at a week's scale). Whether an entry
  * is among its webhook's newest `minPerWebhook` is one index lookup per webhook: the ID of the
  * newest N-th, read as the prune begins (entries that arrive later only raise it, so none that
- * the policy protects is ever deleted). Then the search index merges what the deletions left
- * (index-upkeep.ts), paced the same way.
+ * the policy protects is ever deleted). The search index's merges drop what the deletions
+ * left: the writer thread marks them due (`SearchIndexer.mergeDue`), paced with the index's own.
  */
 export function createRetention(db: Db, lockWanted: () => boolean = neverWanted): Retention {
   const live = (): boolean => db.open;
@@ -58,7 +57,6 @@ export function createRetention(db: Db, lockWanted: () => boolean = neverWanted)
     'SELECT webhook_uid, identity FROM dedupe_keys WHERE accepted_at < ? ORDER BY accepted_at LIMIT ?',
   );
   const deleteKey = db.prepare('DELETE FROM dedupe_keys WHERE webhook_uid = ? AND identity = ?');
-  const upkeep = createIndexUpkeep(db, lockWanted);
   /** A slice ends after the entry at hand once its budget is spent or someone waits for the lock. */
   const sliceOver = (started: number, budgetMs: number): boolean =>
     performance.now() - started >= budgetMs || lockWanted();
@@ -120,7 +118,6 @@ export function createRetention(db: Db, lockWanted: () => boolean = neverWanted)
         return true;
       });
       await pacedSlices(RETENTION_PACING, keys, live, lockWanted);
-      if (removed > 0) await upkeep.afterDeletes();
       return removed;
     },
   };

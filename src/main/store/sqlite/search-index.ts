@@ -1,7 +1,21 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
+import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
+
+/**
+ * FTS5 merges its segments inside the commit that flushes a new one ('automerge', 4 by default):
+ * every 64 leaf pages flushed, 64 pages times the index's levels of merging, at term granularity
+ * (a common trigram's whole doclist at once). At 100,000 entries that made one in ten of the
+ * busy 0.5 ms slices take 25-420 ms on the loaded benchmark machine, the write lock held for all
+ * of it. So flushes never merge: the index merges in quiet slices of its own ('mergeSome'), and
+ * only a level that reaches 'crisismerge' segments (FTS5's default, 16) is merged by the flush
+ * that fills it, as FTS5 always does. A level holds at most 15 segments, so searches stay fast.
+ */
+const MERGING = { automerge: 0, crisismerge: 16 } as const;
+/** Leaf pages per 'merge' step in a quiet slice: a step cannot be cut short. */
+const MERGE_PAGES = 16;
 
 /**
  * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
@@ -26,6 +40,7 @@ export type SearchIndex = ReturnType<typeof createSearchIndex>;
  * payloads never holds the database, or the event loop, for long.
  */
 export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWanted) {
+  configureMerging(db);
   const queued = db.prepare<[number], { rowid: number }>(
     'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
   );
@@ -114,9 +129,44 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
     }
   };
 
+  const merge = db.prepare(
+    `INSERT INTO delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
+  );
+  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const mergeSlice = unsyncedTransaction(db, (budgetMs: number): boolean => {
+    const started = performance.now();
+    for (;;) {
+      const before = totalChanges.get()!;
+      merge.run();
+      // The command's own row counts as one change; a step that wrote pages counts more.
+      if (totalChanges.get()! - before <= 1) return false;
+      if (performance.now() - started >= budgetMs || lockWanted()) return true;
+    }
+  });
+
   return {
     /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
     indexSome,
+    /**
+     * Merges segments (levels of 4 or more, FTS5's 'usermerge') for about `budgetMs`, in steps of
+     * `MERGE_PAGES`; true while there is more to merge.
+     */
+    mergeSome: (budgetMs: number): boolean => lockWanted() || mergeSlice(budgetMs),
     pending: (): number => countQueued.get()!.n,
   };
+}
+
+/** `MERGING`, written only when the index's own settings differ (once per file). */
+function configureMerging(db: Db): void {
+  const setting = db
+    .prepare<[string], number>('SELECT v FROM delivery_search_config WHERE k = ?')
+    .pluck();
+  const due = Object.entries(MERGING).filter(([key, value]) => setting.get(key) !== value);
+  if (due.length === 0) return;
+  db.transaction(() => {
+    // FTS5 takes a setting's value as an integer literal only (a bound number arrives as REAL).
+    for (const [key, value] of due) {
+      db.exec(`INSERT INTO delivery_search (delivery_search, rank) VALUES ('${key}', ${value})`);
+    }
+  })();
 }

@@ -63,7 +63,10 @@ if (writer) {
     if (message.type === 'prune') {
       const { id } = message;
       retention.prune(message.policy, message.now).then(
-        (removed) => send({ type: 'pruned', id, removed }),
+        (removed) => {
+          if (removed > 0) indexer.mergeDue();
+          send({ type: 'pruned', id, removed });
+        },
         (error: unknown) => send({ type: 'prune-failed', id, error: toThreadError(error) }),
       );
       return;
