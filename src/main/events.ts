@@ -11,6 +11,11 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether anyone listens: what only a listener reads (a live entry) is not built for nobody. */
+  get listened(): boolean {
+    return this.listeners.size > 0;
+  }
+
   emit(event: RelayEvent): void {
     for (const listener of this.listeners) {
       try {

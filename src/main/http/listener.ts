@@ -94,11 +94,18 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     (req, res) => {
       answering.set(req.socket, { req, res });
       const phase = phases.get(req.socket);
-      if (phase) Object.assign(phase, { since: Date.now(), req });
+      // Written in place, not Object.assign'd from a literal: one object fewer per request.
+      if (phase) {
+        phase.since = Date.now();
+        phase.req = req;
+      }
       res.once('close', () => {
         // A pipelined request on the same socket may already have taken the slot.
         if (answering.get(req.socket)?.res === res) answering.delete(req.socket);
-        if (phase?.req === req) Object.assign(phase, { since: Date.now(), req: null });
+        if (phase?.req === req) {
+          phase.since = Date.now();
+          phase.req = null;
+        }
       });
       res.once('finish', () => dropUnreadBody(req));
       if (chunkedUpgrade(req)) return refuseUpgrade(res);

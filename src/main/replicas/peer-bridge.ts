@@ -3,7 +3,7 @@ import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import { deliveryJson } from '../service/to-json.js';
 import type { CommittedDelivery } from '../store/delivery-batch.js';
-import type { SharedResource, StorePeers } from '../store/store-peers.js';
+import { soloPeers, type SharedResource, type StorePeers } from '../store/store-peers.js';
 import type { Store } from '../store/store.js';
 
 export interface PeerBridgeDeps {
@@ -47,6 +47,9 @@ export interface PeerBridge {
  */
 export function bridgePeers(deps: PeerBridgeDeps): PeerBridge {
   const { peers, events, log } = deps;
+  // Alone on its store (SQLite): no listener on the bus, so that a relay nobody watches builds no
+  // live entries (commit-effects.ts; a payload read back per delivery, issue 25).
+  if (peers === soloPeers) return { settled: () => Promise.resolve(), stop: () => undefined };
   let relaying = false;
   const announcing = new Set<Promise<void>>();
   const relay = (event: RelayEvent): void => {

@@ -1,4 +1,4 @@
-import { constantTimeEqual } from '../../crypto/constant-time.js';
+import { matchesStoredSecret } from '../../crypto/constant-time.js';
 
 /**
  * Bearer-token check from the Authorization header alone: the body is never read on failure.
@@ -11,10 +11,10 @@ export function checkBearerToken(lines: string[] | undefined, secret: string): s
   const authorization = lines[0]!;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
   if (!match) return 'Authorization header is not "Bearer <token>"';
-  return constantTimeEqual(match[1]!, secret) ? null : 'token does not match';
+  return matchesStoredSecret(match[1]!, secret) ? null : 'token does not match';
 }
 
 export function checkUrlToken(segment: string | null, secret: string): string | null {
   if (segment === null) return 'missing URL token';
-  return constantTimeEqual(segment, secret) ? null : 'URL token does not match';
+  return matchesStoredSecret(segment, secret) ? null : 'URL token does not match';
 }
