@@ -51,3 +51,15 @@ export const one = (changes: number): boolean => changes === 1;
 
 /** `answer` of a write that touched any row. */
 export const some = (changes: number): boolean => changes > 0;
+
+/** `call` with its answer made into another value. */
+export const mapCall = <A, B>(call: Call<A>, f: (value: A) => B): Call<B> => {
+  switch (call.kind) {
+    case 'rows':
+      return { ...call, answer: (all: unknown[]) => f(call.answer(all)) };
+    case 'row':
+      return { ...call, answer: (first: unknown) => f(call.answer(first)) };
+    case 'run':
+      return { ...call, answer: (changes: number) => f(call.answer(changes)) };
+  }
+};
