@@ -14,7 +14,8 @@ const count = (r?: { n: number }): number => Number(r?.n ?? 0);
 /** The read side of the delivery log, for both stores; writes go through the batch store only. */
 export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepository> {
   const SELECT = `
-    SELECT d.*, (${dialect.runIds}) AS run_ids, ${RECOVERED_COLUMN}
+    SELECT d.*, (SELECT ${dialect.commaList('r.id')} FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
+      ${RECOVERED_COLUMN}
     FROM deliveries d`;
   return {
     /** Newest first; `before` is the ID of the last row of the previous page. */

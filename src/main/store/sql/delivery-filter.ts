@@ -5,14 +5,18 @@ import type { DeliveryPageFilter } from '../deliveries.js';
 /** Binds one value and answers its placeholder (`$n`). */
 export type Bind = (value: unknown) => string;
 
+/** Where the engines' SQL differs in the statements written once (sql/*.ts). */
+export interface SqlDialect {
+  /** The column's values of the group, comma-separated in their order. */
+  commaList(column: string): string;
+}
+
 /** Where the engines answer the log's filters differently; the rest of the predicate is shared. */
-export interface DeliveryDialect {
+export interface DeliveryDialect extends SqlDialect {
   /** `d.label` is one of `labels`. */
   labelIn(bind: Bind, labels: readonly DeliveryLabel[]): string;
   /** `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14). */
   holds(bind: Bind, text: string): string;
-  /** The entry's run IDs, comma-separated in ID order, from `runs r` where r.delivery_id = d.id. */
-  runIds: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { DeliveriesRepository } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import type { Sync } from '../store.js';
 import type { Db } from './db.js';
-import { sqliteDeliveryDialect } from './delivery-search.js';
+import { sqliteDialect } from './dialect.js';
 import { sqliteRepository } from './queries.js';
 
 /**
@@ -10,5 +10,5 @@ import { sqliteRepository } from './queries.js';
  * one statement, prepared on first use.
  */
 export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
-  return sqliteRepository(db, deliveriesCalls(sqliteDeliveryDialect));
+  return sqliteRepository(db, deliveriesCalls(sqliteDialect));
 }

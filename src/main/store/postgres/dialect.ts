@@ -3,8 +3,8 @@ import type { DeliveryDialect } from '../sql/delivery-filter.js';
 /** `LIKE` takes `%`, `_` and `\` as wildcards and escape: a search means them literally. */
 const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
-/** The delivery log's filters where PostgreSQL differs (sql/delivery-filter.ts holds the rest). */
-export const postgresDeliveryDialect: DeliveryDialect = {
+/** Where PostgreSQL's SQL differs from SQLite's in the statements written once (store/sql/). */
+export const postgresDialect: DeliveryDialect = {
   labelIn: (bind, labels) => `d.label = ANY(${bind([...labels])}::text[])`,
   /**
    * Case folded on both sides (migration 8). A row is found through the trigram indexes once
@@ -27,5 +27,5 @@ export const postgresDeliveryDialect: DeliveryDialect = {
       SELECT p.delivery_id FROM payloads p
       WHERE (p.indexed AND ${payload}) OR (NOT p.indexed AND ${payload}))`;
   },
-  runIds: "SELECT string_agg(r.id, ',' ORDER BY r.id) FROM runs r WHERE r.delivery_id = d.id",
+  commaList: (column) => `string_agg(${column}, ',' ORDER BY ${column})`,
 };

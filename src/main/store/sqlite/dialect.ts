@@ -3,8 +3,8 @@ import type { DeliveryDialect } from '../sql/delivery-filter.js';
 /** An FTS5 phrase: the text taken literally (quotes doubled), matched as a substring by trigrams. */
 const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
-/** The delivery log's filters where SQLite differs (sql/delivery-filter.ts holds the rest). */
-export const sqliteDeliveryDialect: DeliveryDialect = {
+/** Where SQLite's SQL differs from PostgreSQL's in the statements written once (store/sql/). */
+export const sqliteDialect: DeliveryDialect = {
   labelIn: (bind, labels) =>
     `d.label IN (SELECT value FROM json_each(${bind(JSON.stringify(labels))}))`,
   /**
@@ -27,5 +27,5 @@ export const sqliteDeliveryDialect: DeliveryDialect = {
          OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
          OR ${within('CAST(pp.body AS TEXT)')})`;
   },
-  runIds: 'SELECT group_concat(r.id) FROM runs r WHERE r.delivery_id = d.id',
+  commaList: (column) => `group_concat(${column})`,
 };
