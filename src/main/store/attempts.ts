@@ -19,7 +19,7 @@ export interface AttemptRecord {
   delivered: boolean;
 }
 
-/** One attempt row as SQLite stores it (flags 0/1); postgres/attempts-repo.ts selects the same. */
+/** One attempt row as both stores answer it (flags: SQLite 0/1, PostgreSQL booleans). */
 export interface AttemptRow {
   id: string;
   delivery_id: string;
@@ -29,14 +29,14 @@ export interface AttemptRow {
   status: number | null;
   response_headers: string;
   response_body: Buffer;
-  body_truncated: number;
+  body_truncated: number | boolean;
   duration_ms: number;
   error: string | null;
   sent_body: Buffer | null;
-  signed: number;
+  signed: number | boolean;
   request_headers: string;
-  forwarder: number;
-  delivered: number;
+  forwarder: number | boolean;
+  delivered: number | boolean;
 }
 
 /** Also maps PostgreSQL rows: one mapper, so the two stores cannot drift. */
@@ -49,14 +49,14 @@ export const toRecord = (r: AttemptRow): AttemptRecord => ({
   status: r.status,
   responseHeaders: JSON.parse(r.response_headers) as HeaderPairs,
   responseBody: r.response_body,
-  bodyTruncated: r.body_truncated === 1,
+  bodyTruncated: Boolean(r.body_truncated),
   durationMs: r.duration_ms,
   error: r.error,
   sentBody: r.sent_body,
-  signed: r.signed === 1,
+  signed: Boolean(r.signed),
   requestHeaders: JSON.parse(r.request_headers) as HeaderPairs,
-  forwarder: r.forwarder === 1,
-  delivered: r.delivered === 1,
+  forwarder: Boolean(r.forwarder),
+  delivered: Boolean(r.delivered),
 });
 
 /** Forward attempts and the places of `hookport forward` per (webhook, URL). */

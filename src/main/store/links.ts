@@ -58,22 +58,6 @@ export const toLinkRecord = (r: LinkRow): LinkRecord => ({
   createdAt: Number(r.created_at),
 });
 
-/** Live webhooks' links only: a deleted webhook's link is never kept pointed or recovered. */
-export const LIVE_LINKS = `
-  SELECT l.* FROM provider_links l JOIN webhooks w ON w.uid = l.webhook_uid
-  WHERE w.deleted_at IS NULL ORDER BY l.webhook_uid`;
-
-/** Asks whose identity has since been Accepted here: what a recovery brought. */
-export const ARRIVED_SINCE = `
-  SELECT count(*) AS n FROM link_asks a
-  JOIN dedupe_keys k ON k.webhook_uid = a.webhook_uid AND k.identity = a.identity
-                    AND k.accepted_at >= a.asked_at`;
-
-/** A claim wins once; an ask the provider refused may be claimed again by a later recovery. */
-export const RECLAIM_FAILED = `
-  ON CONFLICT (webhook_uid, provider_delivery_id) DO UPDATE
-  SET outcome = 'asking', asked_at = excluded.asked_at WHERE link_asks.outcome = 'failed'`;
-
 /** Provider links (PRODUCT §19) and the recovery ledger. */
 export interface LinksRepository {
   get(webhookUid: string): Promise<LinkRecord | null>;

@@ -1,7 +1,4 @@
-import type { RunStatus } from '../../../shared/contract/runs.js';
 import {
-  firstRunIdAt,
-  RERUNNABLE,
   toRecord,
   type NewRun,
   type RunRecord,
@@ -10,6 +7,9 @@ import {
   type RunsRepository,
 } from '../runs.js';
 import type { Queryable } from './client.js';
+import { postgresDialect } from './dialect.js';
+import { postgresRepository, runCall } from './queries.js';
+import { rerunCalls, runSelect, runsCalls } from '../sql/runs.js';
 import { DB_NOW_MS } from './db-clock.js';
 import { LeaseKeeper } from './lease-keeper.js';
 
@@ -44,12 +44,7 @@ export interface RunLeases {
   stop(): void;
 }
 
-const SELECT = `SELECT ${RECORD_COLUMNS} FROM runs r
-  LEFT JOIN automations a ON a.id = r.automation_id
-  LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
-
-const NOT_RERUN = `r.status = $1 AND ($2::text IS NULL OR r.automation_id = $2)
-  AND r.id >= $3 AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.rerun_of = r.id)`;
+const SELECT = runSelect(postgresDialect);
 
 const INSERT_RUNS = `
   INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at, rerun_of)
@@ -88,8 +83,6 @@ export function createPostgresRunsRepository(
 
   const rows = async (sql: string, params: unknown[]): Promise<RunRow[]> =>
     (await q.query<RunRow>(sql, params)).rows;
-  const count = async (sql: string, params: unknown[]): Promise<number> =>
-    (await q.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
 
   /** Extends this replica's leases; returns the runs it no longer holds (interrupted meanwhile). */
   const renew = async (runIds: readonly string[]): Promise<string[]> => {
@@ -127,31 +120,7 @@ export function createPostgresRunsRepository(
   };
 
   const runs: RunsRepository = {
-    async get(id) {
-      const [row] = await rows(`${SELECT} WHERE r.id = $1`, [id]);
-      return row ? toRecord(row) : null;
-    },
-    /** Newest first; `before` is the ID of the last run of the previous page. */
-    async page(filter) {
-      const found = await rows(
-        `${SELECT}
-         WHERE ($1::text IS NULL OR r.automation_id = $1) AND ($2::text IS NULL OR r.status = $2)
-           AND ($3::text IS NULL OR r.id < $3)
-         ORDER BY r.id DESC LIMIT $4`,
-        [filter.automation, filter.status, filter.before, filter.limit + 1],
-      );
-      const items = found.slice(0, filter.limit).map(toRecord);
-      const more = found.length > filter.limit;
-      return { items, nextBefore: more ? items[items.length - 1]!.id : null };
-    },
-    async factoriesWithQueuedRuns() {
-      const { rows: found } = await q.query<{ factory_id: string }>(
-        `SELECT DISTINCT a.factory_id FROM runs r JOIN automations a ON a.id = r.automation_id
-         WHERE r.status = 'queued' ORDER BY 1`,
-      );
-      return found.map((r) => r.factory_id);
-    },
-    /** Oldest queued runs of a factory no other replica is claiming, running here under a lease. */
+    ...postgresRepository(q, runsCalls(postgresDialect)),
     async claim(factoryId, limit, now) {
       const claimed = await rows(
         `WITH picked AS (${PICK_QUEUED}),
@@ -252,13 +221,6 @@ export function createPostgresRunsRepository(
         .filter((run) => done.has(run.id))
         .map((run) => ({ ...run, status: 'interrupted' as const, error: reasons.get(run.id)! }));
     },
-    async recordProcess(id, started) {
-      await q.query('UPDATE runs SET process_group = $2, process_started = $3 WHERE id = $1', [
-        id,
-        started.group,
-        started.started,
-      ]);
-    },
     /** When an automation is deleted its queued runs can no longer be placed: they fail. */
     async failQueuedOf(automationId, reason, now) {
       // The SELECT reads the rows as they were before the UPDATE of the same statement.
@@ -279,48 +241,14 @@ export function createPostgresRunsRepository(
     async insertMany(many) {
       if (many.length > 0) await q.query(INSERT_RUNS, insertParams(many));
     },
-    countSince: (automationId, since) =>
-      count('SELECT count(*) AS n FROM runs WHERE automation_id = $1 AND id >= $2', [
-        automationId,
-        firstRunIdAt(since),
-      ]),
-    async payloadOf(deliveryId) {
-      const { rows: found } = await q.query<{ body: Buffer }>(
-        'SELECT body FROM payloads WHERE delivery_id = $1',
-        [deliveryId],
-      );
-      return found[0]?.body ?? null;
-    },
     async rerunCandidates(filter, limit) {
-      const params: [RunStatus, string | null, string] = [
-        filter.status,
-        filter.automation,
-        firstRunIdAt(filter.since ?? 0),
-      ];
+      const calls = rerunCalls(postgresDialect, filter, limit);
       const [items, total, cannot] = await Promise.all([
-        rows(`${SELECT} WHERE ${NOT_RERUN} AND ${RERUNNABLE} ORDER BY r.id LIMIT $4`, [
-          ...params,
-          limit,
-        ]),
-        count(
-          `SELECT count(*) AS n FROM runs r LEFT JOIN automations a ON a.id = r.automation_id
-           WHERE ${NOT_RERUN} AND ${RERUNNABLE}`,
-          params,
-        ),
-        rows(`${SELECT} WHERE ${NOT_RERUN} AND NOT (${RERUNNABLE}) ORDER BY r.id LIMIT $4`, [
-          ...params,
-          limit,
-        ]),
+        runCall(q, calls.items),
+        runCall(q, calls.total),
+        runCall(q, calls.cannot),
       ]);
-      return { items: items.map(toRecord), total, cannot: cannot.map(toRecord) };
-    },
-    /** The delivery's event type (§13), for the executors; null when unknown. */
-    async eventTypeOf(deliveryId) {
-      const { rows: found } = await q.query<{ event_type: string | null }>(
-        'SELECT event_type FROM deliveries WHERE id = $1',
-        [deliveryId],
-      );
-      return found[0]?.event_type ?? null;
+      return { items, total, cannot };
     },
   };
   return { runs, leases };

@@ -5,45 +5,21 @@ import {
   type RunRef,
   type RunOutcome,
   type NewRun,
-  firstRunIdAt,
   type RerunCandidatesFilter,
   type RerunCandidates,
-  RERUNNABLE,
   type RunsRepository,
 } from '../runs.js';
 import type { Sync } from '../store.js';
-import type { RunStatus } from '../../../shared/contract/runs.js';
-import type { RunProcess } from '../../runs/run-process.js';
 import type { Db } from './db.js';
+import { sqliteDialect } from './dialect.js';
+import { queriesOn, sqliteRepository } from './queries.js';
+import { rerunCalls, runSelect, runsCalls } from '../sql/runs.js';
 
-const SELECT = `
-  SELECT r.*, a.name AS automation_name, a.factory_id AS factory_id, w.name AS webhook_name,
-    (SELECT group_concat(x.id) FROM runs x WHERE x.rerun_of = r.id) AS rerun_ids,
-    (SELECT d.event_type FROM deliveries d WHERE d.id = r.delivery_id) AS event_type
-  FROM runs r
-  LEFT JOIN automations a ON a.id = r.automation_id
-  LEFT JOIN webhooks w ON w.uid = r.webhook_uid`;
-
-interface RerunFilter {
-  status: RunStatus;
-  automation: string | null;
-  fromId: string;
-}
+const SELECT = runSelect(sqliteDialect);
 
 /** Reads runs and moves them through their states; accepted runs are inserted by the delivery writer. */
 export function createRunsRepository(db: Db): Sync<RunsRepository> {
-  const one = db.prepare<[string], RunRow>(`${SELECT} WHERE r.id = ?`);
-  const page = db.prepare<
-    { automation: string | null; status: string | null; before: string | null; limit: number },
-    RunRow
-  >(`${SELECT}
-    WHERE (@automation IS NULL OR r.automation_id = @automation)
-      AND (@status IS NULL OR r.status = @status)
-      AND (@before IS NULL OR r.id < @before)
-    ORDER BY r.id DESC LIMIT @limit`);
-  const queuedFactories = db.prepare<[], { factory_id: string }>(`
-    SELECT DISTINCT a.factory_id FROM runs r JOIN automations a ON a.id = r.automation_id
-    WHERE r.status = 'queued'`);
+  const queries = queriesOn(db);
   const queuedIn = db.prepare<[string, number], RunRow>(`${SELECT}
     WHERE r.status = 'queued' AND a.factory_id = ? ORDER BY r.id LIMIT ?`);
   const markRunning = db.prepare(
@@ -66,37 +42,12 @@ export function createRunsRepository(db: Db): Sync<RunsRepository> {
   const runningIds = db.prepare<[], RunRow>(`${SELECT} WHERE r.status = 'running'`);
   const interrupt = db.prepare(`
     UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status = 'running'`);
-  const recordProcess = db.prepare(
-    'UPDATE runs SET process_group = ?, process_started = ? WHERE id = ?',
-  );
   const queuedOfAutomation = db.prepare<[string], RunRow>(
     `${SELECT} WHERE r.automation_id = ? AND r.status = 'queued'`,
   );
   const insert = db.prepare(`
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at, rerun_of)
     VALUES (@id, @automationId, @deliveryId, @webhookUid, 'queued', @input, @createdAt, @rerunOf)`);
-  const countSince = db.prepare<[string, string], { n: number }>(
-    'SELECT count(*) AS n FROM runs WHERE automation_id = ? AND id >= ?',
-  );
-  const payload = db.prepare<[string], { body: Buffer }>(
-    'SELECT body FROM payloads WHERE delivery_id = ?',
-  );
-  const NOT_RERUN = `r.status = @status AND (@automation IS NULL OR r.automation_id = @automation)
-      AND r.id >= @fromId AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.rerun_of = r.id)`;
-  const rerunCandidates = db.prepare<RerunFilter & { limit: number }, RunRow>(
-    `${SELECT} WHERE ${NOT_RERUN} AND ${RERUNNABLE} ORDER BY r.id LIMIT @limit`,
-  );
-  const countRerunCandidates = db.prepare<RerunFilter, { n: number }>(
-    `SELECT count(*) AS n FROM runs r LEFT JOIN automations a ON a.id = r.automation_id
-     WHERE ${NOT_RERUN} AND ${RERUNNABLE}`,
-  );
-  const unrerunnable = db.prepare<RerunFilter & { limit: number }, RunRow>(
-    `${SELECT} WHERE ${NOT_RERUN} AND NOT (${RERUNNABLE}) ORDER BY r.id LIMIT @limit`,
-  );
-  const eventType = db.prepare<[string], { event_type: string | null }>(
-    'SELECT event_type FROM deliveries WHERE id = ?',
-  );
-
   const claim = db.transaction((factoryId: string, limit: number, now: number): RunRecord[] => {
     const rows = queuedIn.all(factoryId, limit);
     for (const row of rows) markRunning.run(now, row.id);
@@ -104,23 +55,7 @@ export function createRunsRepository(db: Db): Sync<RunsRepository> {
   });
 
   return {
-    get: (id: string): RunRecord | null => {
-      const row = one.get(id);
-      return row ? toRecord(row) : null;
-    },
-    /** Newest first; `before` is the ID of the last run of the previous page. */
-    page: (filter: {
-      automation: string | null;
-      status: RunStatus | null;
-      before: string | null;
-      limit: number;
-    }): { items: RunRecord[]; nextBefore: string | null } => {
-      const rows = page.all({ ...filter, limit: filter.limit + 1 });
-      const items = rows.slice(0, filter.limit).map(toRecord);
-      const more = rows.length > filter.limit;
-      return { items, nextBefore: more ? items[items.length - 1]!.id : null };
-    },
-    factoriesWithQueuedRuns: (): string[] => queuedFactories.all().map((r) => r.factory_id),
+    ...sqliteRepository(db, runsCalls(sqliteDialect)),
     /** Oldest queued runs of a factory, marked running in one transaction (one fsync). */
     claim: (factoryId: string, limit: number, now: number): RunRecord[] =>
       claim(factoryId, limit, now),
@@ -164,10 +99,6 @@ export function createRunsRepository(db: Db): Sync<RunsRepository> {
           return { ...run, status: 'interrupted' as const, error };
         }),
     ),
-    /** A `command` run's program has started: where to find it if the relay dies meanwhile. */
-    recordProcess: (id: string, started: RunProcess): void => {
-      recordProcess.run(started.group, started.started, id);
-    },
     /** When an automation is deleted its queued runs can no longer be placed: they fail. */
     failQueuedOf: db.transaction(
       (automationId: string, reason: string, now: number): RunRecord[] => {
@@ -193,23 +124,13 @@ export function createRunsRepository(db: Db): Sync<RunsRepository> {
     insertMany: db.transaction((runs: readonly NewRun[]): void => {
       for (const run of runs) insert.run(run);
     }),
-    countSince: (automationId: string, since: number): number =>
-      countSince.get(automationId, firstRunIdAt(since))!.n,
-    payloadOf: (deliveryId: string): Buffer | null => payload.get(deliveryId)?.body ?? null,
     rerunCandidates: (filter: RerunCandidatesFilter, limit: number): RerunCandidates => {
-      const params: RerunFilter = {
-        status: filter.status,
-        automation: filter.automation,
-        fromId: firstRunIdAt(filter.since ?? 0),
-      };
+      const calls = rerunCalls(sqliteDialect, filter, limit);
       return {
-        items: rerunCandidates.all({ ...params, limit }).map(toRecord),
-        total: countRerunCandidates.get(params)!.n,
-        cannot: unrerunnable.all({ ...params, limit }).map(toRecord),
+        items: queries.run(calls.items),
+        total: queries.run(calls.total),
+        cannot: queries.run(calls.cannot),
       };
     },
-    /** The delivery's event type (§13), for the executors; null when unknown. */
-    eventTypeOf: (deliveryId: string): string | null =>
-      eventType.get(deliveryId)?.event_type ?? null,
   };
 }

@@ -1,0 +1,46 @@
+import { idFloor } from '../../../shared/delivery-ids.js';
+import type { DeliveryLabel } from '../../../shared/labels.js';
+import type { DeliveryPageFilter } from '../deliveries.js';
+
+/** Binds one value and answers its placeholder (`$n`). */
+export type Bind = (value: unknown) => string;
+
+/** Where the engines' SQL differs in the statements written once (sql/*.ts). */
+export interface SqlDialect {
+  /** The column's values of the group, comma-separated in their order. */
+  commaList(column: string): string;
+}
+
+/** Where the engines answer the log's filters differently; the rest of the predicate is shared. */
+export interface DeliveryDialect extends SqlDialect {
+  /** `d.label` is one of `labels`. */
+  labelIn(bind: Bind, labels: readonly DeliveryLabel[]): string;
+  /** `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14). */
+  holds(bind: Bind, text: string): string;
+}
+
+/**
+ * The WHERE clause and its parameters for one webhook's page or count: the filters all hold at
+ * once, and an unused filter is left out of the SQL (so each combination is one statement).
+ */
+export function deliveryFilter(
+  dialect: DeliveryDialect,
+  uid: string,
+  before: string | null,
+  only: DeliveryPageFilter,
+): { where: string; params: unknown[] } {
+  const params: unknown[] = [uid];
+  const bind: Bind = (value) => `$${params.push(value)}`;
+  const parts = ['d.webhook_uid = $1'];
+  if (before !== null) parts.push(`d.id < ${bind(before)}`);
+  if (only.from !== undefined) {
+    // The ID bound first: ids from `from` on start at idFloor, so the index narrows the range.
+    parts.push(`d.id >= ${bind(idFloor(only.from))}`, `d.received_at >= ${bind(only.from)}`);
+  }
+  if (only.to !== undefined) parts.push(`d.received_at <= ${bind(only.to)}`);
+  if (only.labels && only.labels.length > 0) parts.push(dialect.labelIn(bind, only.labels));
+  if (only.identity !== undefined) parts.push(`d.identity = ${bind(only.identity)}`);
+  if (only.eventType !== undefined) parts.push(`d.event_type = ${bind(only.eventType)}`);
+  if (only.q !== undefined) parts.push(dialect.holds(bind, only.q));
+  return { where: parts.join(' AND '), params };
+}
