@@ -13,7 +13,7 @@ import { errorAt, TextField } from '../../components/Field.js';
 import { useToast } from '../../components/toasts.js';
 import { LINK_FORM_WORDS, likelyKind } from './link-form-words.js';
 import { partsFromPaste, targetOf, type TargetParts } from './link-target.js';
-import { LinkTokenPicker, type TokenChoice } from './LinkTokenPicker.js';
+import { LinkTokenPicker, noTokenYet, type TokenChoice } from './LinkTokenPicker.js';
 import type { Webhook } from './types.js';
 
 /** Refusals shown beside their field (the rest above the buttons). */
@@ -40,7 +40,8 @@ export function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => 
   // A new user has no team secret yet: the picker starts at "paste the token".
   const choice = {
     ...token,
-    isNew: token.isNew || (secrets.data !== undefined && !teamSecrets.length),
+    isNew:
+      token.isNew || (secrets.data !== undefined && !token.existing && noTokenYet(teamSecrets)),
   };
   const suggestedName = `${kind}-token`;
   const target = targetOf(kind, parts);
@@ -77,7 +78,11 @@ export function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => 
     <form className="form link-form" onSubmit={onSubmit} noValidate aria-label="Link to a provider">
       <label>
         Provider{' '}
-        <select value={kind} onChange={(event) => setKind(event.target.value as LinkKind)}>
+        <select
+          aria-label="Provider"
+          value={kind}
+          onChange={(event) => setKind(event.target.value as LinkKind)}
+        >
           {LINK_KINDS.map((k) => (
             <option key={k} value={k}>
               {PROVIDER_NAMES[k]}

@@ -14,6 +14,16 @@ export interface TokenChoice {
 
 export const NEW_TOKEN = '\u0000new';
 
+/** A webhook's signing secret is not an API token: secrets no webhook uses come first. */
+function tokenFirst(secrets: TeamSecret[]): TeamSecret[] {
+  return [...secrets.filter((s) => !s.usedBy.length), ...secrets.filter((s) => s.usedBy.length)];
+}
+
+/** No team secret that could be a token yet: the picker starts at "paste the token". */
+export function noTokenYet(secrets: TeamSecret[]): boolean {
+  return secrets.every((s) => s.usedBy.length > 0);
+}
+
 /**
  * The link's API credential: an existing team secret, or (a new user has none yet) the token
  * pasted here and stored as a team secret before the link is saved; its value is never shown again.
@@ -52,10 +62,12 @@ export function LinkTokenPicker({
             : onChange({ isNew: false, existing: event.target.value })
         }
       >
-        {secrets.length === 0 ? null : <option value="">Choose a team secret…</option>}
-        {secrets.map((s) => (
+        {choice.isNew ? null : <option value="">Choose a team secret…</option>}
+        {tokenFirst(secrets).map((s) => (
           <option key={s.name} value={s.name}>
-            {s.name}
+            {s.usedBy.length
+              ? `${s.name} (signs ${s.usedBy.map((w) => w.name).join(', ')})`
+              : s.name}
           </option>
         ))}
         <option value={NEW_TOKEN}>New team secret: paste the token…</option>
