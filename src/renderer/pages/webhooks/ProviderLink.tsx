@@ -25,8 +25,11 @@ export function recoveryLine(link: Link): string | null {
   const r = link.recovery;
   if (!r) return null;
   const provider = PROVIDER_NAMES[link.kind];
-  const asked = `asked ${provider} for ${r.asked} failed ${r.asked === 1 ? 'delivery' : 'deliveries'} at ${formatTime(r.at)}`;
   const already = r.alreadyHere > 0 ? `; ${r.alreadyHere} already here` : '';
+  // Nothing to ask for is the usual answer: said as such, not as "asked for 0; 0 arrived".
+  if (r.asked === 0)
+    return `nothing failed to ask ${provider} for at ${formatTime(r.at)}${already}`;
+  const asked = `asked ${provider} for ${r.asked} failed ${r.asked === 1 ? 'delivery' : 'deliveries'} at ${formatTime(r.at)}`;
   return `${asked}; ${r.arrived ?? 0} arrived${already}`;
 }
 
@@ -64,7 +67,14 @@ export function ProviderLink({
   });
   const recover = useAction(async () => {
     const result = await client.call('links.recover', { uid: webhook.uid });
-    toast('success', recoveryLine(result) ?? 'Recovered.');
+    // The count of arrivals grows after this answer: the section's line keeps it, not the toast.
+    const asked = result.recovery?.asked ?? 0;
+    toast(
+      'success',
+      asked > 0
+        ? `Asked ${PROVIDER_NAMES[result.kind]} for ${asked} failed ${asked === 1 ? 'delivery' : 'deliveries'}; they show as Recovered as they arrive.`
+        : (recoveryLine(result) ?? 'Recovered.'),
+    );
     done();
   });
   const unlink = useAction(async () => {
