@@ -42,7 +42,11 @@ describe('Provider link in the webhook detail pane', () => {
     await openWebhookTab(page, 'Settings');
     const section = page.getByRole('region', { name: 'Provider link' });
     await section.getByRole('button', { name: 'Link to GitHub / GitLab / Stripe…' }).click();
-    await section.getByLabel('Target').fill(`acme/api#${hook.id}`);
+    await section
+      .getByLabel('Repository')
+      .fill(`https://github.com/acme/api/settings/hooks/${hook.id}`);
+    expect(await section.getByLabel('Repository').inputValue()).toBe('acme/api');
+    expect(await section.getByLabel('Hook ID').inputValue()).toBe(String(hook.id));
     await section.getByLabel('Token secret').selectOption('github-token');
     await section.getByLabel('API base URL').fill(github.url);
     await section.getByRole('button', { name: 'Link', exact: true }).click();

@@ -12,7 +12,7 @@ import { UsageError } from './usage.js';
 export const LINK_HELP = `Usage:
   hookport link <webhook name or uid> <kind>:<target> --token-secret NAME
                 [--api-base-url URL] [--no-keep-pointed] [--no-recover]
-  hookport link <webhook name or uid> --check
+  hookport link <webhook name or uid> --check      (exit status 1 when it finds a problem)
   hookport link <webhook name or uid> --remove
                 [--admin-url URL] [--data-dir D]
 
@@ -48,7 +48,7 @@ export function describeLink(link: Link): string {
   if (check) {
     const state = check.active === null ? 'state unknown' : check.active ? 'active' : 'inactive';
     lines.push(
-      `  check ${check.at}: ${check.pointsHere ? 'sends here' : `sends to ${check.hookUrl ?? '?'}`} · ${state}${check.ok ? ' · ok' : ''}`,
+      `  check ${check.at}: ${check.pointsHere ? 'sends here' : check.hookUrl ? `sends to ${check.hookUrl}` : 'hook not read'} · ${state}${check.ok ? ' · ok' : ''}`,
     );
     for (const problem of check.problems) lines.push(`  ✗ ${problem}`);
   }
@@ -86,7 +86,10 @@ export async function link(args: string[]): Promise<void> {
   const client = target(values);
   const webhook = await findWebhook(client, nameOrUid);
   if (values.check) {
-    console.log(describeLink(await client.call('links.check', { uid: webhook.uid })));
+    const checked = await client.call('links.check', { uid: webhook.uid });
+    console.log(describeLink(checked));
+    // A script or cron job running --check learns of a problem from the exit status.
+    if (checked.check && !checked.check.ok) process.exitCode = 1;
     return;
   }
   if (values.remove) {

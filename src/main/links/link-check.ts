@@ -59,7 +59,11 @@ export function checkFrom(
   if (hook && !hook.active) {
     problems.push(
       hook.disabledByProvider
-        ? `${provider} disabled ${describe} after failed deliveries; the relay enables it again once it is reachable (or enable it in ${provider}'s hook settings).`
+        ? `${provider} disabled ${describe} after failed deliveries; ${
+            expected.keepPointed
+              ? `the relay enables it again once it is reachable (or enable it in ${provider}'s hook settings)`
+              : `enable it in ${provider}'s hook settings, or turn on keep pointed`
+          }.`
         : `${describe} is set inactive on ${provider}: a person turned it off, so the relay leaves it; turn it on in the hook's settings.`,
     );
   }

@@ -295,7 +295,7 @@ export class LinkKeeper {
       await this.deps.store.links.saveRecovery(uid, recovery, recoveredThrough);
       if (recovery.asked > 0) {
         this.deps.log.info(
-          `[links] asked ${PROVIDER_NAMES[link.kind]} for ${recovery.asked} failed deliveries to ${uid}`,
+          `[links] asked ${PROVIDER_NAMES[link.kind]} for ${recovery.asked} failed deliveries to webhook ${parts.webhook.name} (${uid})`,
         );
         this.deps.events.emit({ type: 'recovered', webhookUid: uid, asked: recovery.asked });
       }

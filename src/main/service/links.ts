@@ -84,7 +84,8 @@ export function linkHandlers(deps: ServiceDeps): LinkHandlers {
       }),
     'links.check': async ({ uid }) => {
       await requireLiveWebhook(deps, uid);
-      const checked = await links.check(uid);
+      // With keep pointed on, a hook found pointing elsewhere or disabled is mended first.
+      const checked = await links.keepPointed(uid);
       if (!checked) throw NO_LINK(uid);
       return links.json(checked);
     },

@@ -58,6 +58,12 @@ describe('hookport link and hookport recover', () => {
 
     const checked = await cli('link', 'orders', '--check');
     expect(checked.stdout).toContain('last recovery');
+    expect(checked.code).toBe(0);
+    // A person turns the hook off on GitHub: the check says so, and the exit status tells a script.
+    hook.active = false;
+    const failing = await cli('link', 'orders', '--check');
+    expect(failing.stdout).toContain('is set inactive on GitHub');
+    expect(failing.code).toBe(1);
 
     const wrong = await cli('link', 'orders', 'bitbucket:acme/api#1', '--token-secret', 'x');
     expect(wrong.code).toBe(2);

@@ -102,4 +102,21 @@ describe('keeping a GitHub hook pointed', () => {
     expect(problems).toContain('set its content type to application/json');
     expect(problems).toContain('use a webhook with the github signature scheme');
   });
+
+  it('Check now points back a hook someone moved elsewhere (keep pointed on)', async () => {
+    const webhook = await setUp();
+    const publicUrl = await goPublic(relay);
+    const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
+    await putLink(relay, webhook.uid, {
+      kind: 'github',
+      target: `acme/api#${hook.id}`,
+      tokenSecretName: 'github-token',
+      apiBaseUrl: github.url,
+    });
+    hook.config.url = 'https://someone-else.example.test/hook';
+    const checked = await relay.call('links.check', { uid: webhook.uid });
+    expect(hook.config.url).toBe(`${publicUrl}/webhooks/w/${webhook.uid}`);
+    expect(hook.config.secret).toBe(HOOK_SECRET);
+    expect(checked.check).toMatchObject({ ok: true, pointsHere: true });
+  });
 });

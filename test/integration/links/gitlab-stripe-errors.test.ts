@@ -131,4 +131,22 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
     expect(second.body).toMatchObject({ recovery: { asked: 1, redelivered: 1, failed: 0 } });
     expect(event.delivered.get(endpoint.id)).toBe(true);
   });
+
+  it('GitLab: with keep pointed off, a disabled hook is reported with the fix, and left as it is', async () => {
+    const hook = gitlab.addHook('acme/api', 'https://old.example.test/hook', 't0ken-gitlab-1234');
+    hook.alertStatus = 'disabled';
+    const linked = await putLink(relay, glUid, {
+      kind: 'gitlab',
+      target: `acme/api#${hook.id}`,
+      tokenSecretName: 'gl-api',
+      apiBaseUrl: gitlab.apiBaseUrl,
+      keepPointed: false,
+    });
+    expect(linked.status).toBe(200);
+    expect(linked.body.check?.problems).toContain(
+      `GitLab disabled GitLab hook ${hook.id} on acme/api after failed deliveries; enable it in GitLab's hook settings, or turn on keep pointed.`,
+    );
+    await relay.call('links.check', { uid: glUid });
+    expect(hook).toMatchObject({ alertStatus: 'disabled', url: 'https://old.example.test/hook' });
+  });
 });

@@ -1,22 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import {
-  DEFAULT_API_BASE_URLS,
-  LINK_KINDS,
-  PROVIDER_NAMES,
-  TARGET_SHAPES,
-  type Link,
-  type LinkKind,
-} from '../../../shared/contract/links.js';
+import { PROVIDER_NAMES, type Link } from '../../../shared/contract/links.js';
 import { useClient } from '../../app/client-context.js';
 import { useWriteBlock } from '../../app/relay-context.js';
-import { useAction, useFormAction } from '../../app/use-action.js';
+import { useAction } from '../../app/use-action.js';
+import { useCall } from '../../app/use-call.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { errorAt, TextField } from '../../components/Field.js';
 import { formatTime } from '../../components/format.js';
 import { useToast } from '../../components/toasts.js';
-import { useCall } from '../../app/use-call.js';
+import { LinkForm } from './LinkForm.js';
 import type { Webhook } from './types.js';
-import { LINK_FORM_WORDS, likelyKind } from './link-form-words.js';
 
 /** "GitHub hook 123 on acme/api sends here · active" from the link and its check. */
 function checkLine(link: Link): string {
@@ -33,105 +25,12 @@ export function recoveryLine(link: Link): string | null {
   const r = link.recovery;
   if (!r) return null;
   const provider = PROVIDER_NAMES[link.kind];
-  const asked = `asked ${provider} for ${r.asked} failed ${r.asked === 1 ? 'delivery' : 'deliveries'} at ${formatTime(r.at)}`;
   const already = r.alreadyHere > 0 ? `; ${r.alreadyHere} already here` : '';
+  // Nothing to ask for is the usual answer: said as such, not as "asked for 0; 0 arrived".
+  if (r.asked === 0)
+    return `nothing failed to ask ${provider} for at ${formatTime(r.at)}${already}`;
+  const asked = `asked ${provider} for ${r.asked} failed ${r.asked === 1 ? 'delivery' : 'deliveries'} at ${formatTime(r.at)}`;
   return `${asked}; ${r.arrived ?? 0} arrived${already}`;
-}
-
-function LinkForm({ webhook, onDone }: { webhook: Webhook; onDone: () => void }): ReactNode {
-  const client = useClient();
-  const toast = useToast();
-  const secrets = useCall('secrets.list', { factory: webhook.factory });
-  const [kind, setKind] = useState<LinkKind>(likelyKind(webhook.signatureScheme));
-  const [target, setTarget] = useState('');
-  const [tokenSecretName, setToken] = useState('');
-  const [apiBaseUrl, setApiBaseUrl] = useState('');
-  const [keepPointed, setKeepPointed] = useState(true);
-  const [recover, setRecover] = useState(true);
-  const { onSubmit, busy, error } = useFormAction(async () => {
-    await client.call('links.put', {
-      uid: webhook.uid,
-      kind,
-      target: target.trim(),
-      tokenSecretName,
-      ...(apiBaseUrl.trim() ? { apiBaseUrl: apiBaseUrl.trim() } : {}),
-      keepPointed,
-      recover,
-    });
-    toast('success', `Linked to ${PROVIDER_NAMES[kind]} ${target.trim()}.`);
-    onDone();
-  }, [kind, target, tokenSecretName, apiBaseUrl, keepPointed, recover]);
-  return (
-    <form className="form link-form" onSubmit={onSubmit} noValidate aria-label="Link to a provider">
-      <label>
-        Provider{' '}
-        <select value={kind} onChange={(event) => setKind(event.target.value as LinkKind)}>
-          {LINK_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {PROVIDER_NAMES[k]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <TextField
-        label="Target"
-        hint={`The provider's hook: ${TARGET_SHAPES[kind]}, e.g. ${LINK_FORM_WORDS[kind].targetExample}.`}
-        error={errorAt(error, 'target')}
-        value={target}
-        onChange={setTarget}
-        spellCheck={false}
-      />
-      <label>
-        Token secret{' '}
-        <select
-          aria-label="Token secret"
-          value={tokenSecretName}
-          onChange={(event) => setToken(event.target.value)}
-        >
-          <option value="">Choose a team secret…</option>
-          {(secrets.data?.items ?? []).map((s) => (
-            <option key={s.name} value={s.name}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <p className="hint">{LINK_FORM_WORDS[kind].token}</p>
-      <TextField
-        label="API base URL"
-        hint={`Blank: ${DEFAULT_API_BASE_URLS[kind]}. ${LINK_FORM_WORDS[kind].selfHosted}`}
-        error={errorAt(error, 'apiBaseUrl')}
-        value={apiBaseUrl}
-        onChange={setApiBaseUrl}
-        spellCheck={false}
-      />
-      <label>
-        <input
-          type="checkbox"
-          checked={keepPointed}
-          onChange={(event) => setKeepPointed(event.target.checked)}
-        />{' '}
-        Keep pointed: set the hook's URL whenever this webhook's ingress URL changes
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={recover}
-          onChange={(event) => setRecover(event.target.checked)}
-        />{' '}
-        Recover: ask the provider to deliver again what failed to arrive
-      </label>
-      <ErrorNote error={error && !errorAt(error, 'target') ? error : undefined} />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Link'}
-        </button>
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
 }
 
 /** Webhook detail → Provider link (UI.md "Reachable and complete"). */
@@ -168,7 +67,14 @@ export function ProviderLink({
   });
   const recover = useAction(async () => {
     const result = await client.call('links.recover', { uid: webhook.uid });
-    toast('success', recoveryLine(result) ?? 'Recovered.');
+    // The count of arrivals grows after this answer: the section's line keeps it, not the toast.
+    const asked = result.recovery?.asked ?? 0;
+    toast(
+      'success',
+      asked > 0
+        ? `Asked ${PROVIDER_NAMES[result.kind]} for ${asked} failed ${asked === 1 ? 'delivery' : 'deliveries'}; they show as Recovered as they arrive.`
+        : (recoveryLine(result) ?? 'Recovered.'),
+    );
     done();
   });
   const unlink = useAction(async () => {
