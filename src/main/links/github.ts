@@ -9,6 +9,7 @@ import {
   type ProviderClient,
   type ProviderTiming,
 } from './provider.js';
+import { confinedFetch } from './confined-fetch.js';
 import { providerFailure } from './provider-failure.js';
 
 /**
@@ -57,7 +58,9 @@ export function githubClient(options: {
     auth: options.token,
     baseUrl: options.apiBaseUrl,
     userAgent: 'hookport',
-    request: { fetch: fetchWithTimeout(timing.requestTimeoutMs) },
+    request: {
+      fetch: confinedFetch(options.apiBaseUrl, fetchWithTimeout(timing.requestTimeoutMs)),
+    },
     retry: { retries: timing.retries, retryAfterBaseValue: timing.retryUnitMs },
     throttle: {
       retryAfterBaseValue: timing.retryUnitMs,

@@ -1,4 +1,5 @@
 import { GitbeakerRequestError } from '@gitbeaker/rest';
+import { confinedFetch } from './confined-fetch.js';
 import { patientFetch } from './patient-fetch.js';
 import type { ProviderTiming } from './provider.js';
 
@@ -37,8 +38,9 @@ export interface GitLabRequester {
  */
 export function gitlabRequester(
   timing: ProviderTiming,
+  apiBaseUrl: string,
 ): (resource: ResourceOptions) => GitLabRequester {
-  const send = patientFetch(timing);
+  const send = confinedFetch(apiBaseUrl, patientFetch(timing));
   return (resource) => {
     const call =
       (method: string): Call =>

@@ -62,7 +62,7 @@ export function gitlabClient(options: {
     host: hostOf(options.apiBaseUrl),
     token: options.token,
     queryTimeout: null,
-    requesterFn: gitlabRequester(options.timing),
+    requesterFn: gitlabRequester(options.timing, options.apiBaseUrl),
   });
   const requester = hooks.requester as unknown as GitLabRequester;
   const eventsPath = `${encodeURIComponent(project)}/hooks/${hookId}/events`;

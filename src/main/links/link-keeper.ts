@@ -169,7 +169,13 @@ export class LinkKeeper {
         clientProblem: `The team secret "${link.tokenSecretName}" has no value here; store the ${PROVIDER_NAMES[link.kind]} token in it (Secrets).`,
       };
     }
-    return { link, webhook, expected, client: await this.deps.clients(link, token), clientProblem: null };
+    return {
+      link,
+      webhook,
+      expected,
+      client: await this.deps.clients(link, token),
+      clientProblem: null,
+    };
   }
 
   get repo(): Store['links'] {

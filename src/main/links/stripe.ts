@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { confinedFetch } from './confined-fetch.js';
 import { patientFetch } from './patient-fetch.js';
 import type { FailedDelivery, HookState, ProviderClient, ProviderTiming } from './provider.js';
 import { providerFailure } from './provider-failure.js';
@@ -54,7 +55,9 @@ export function stripeClient(options: {
     maxNetworkRetries: 0,
     // Each attempt is bounded by the fetch below; the library's limit covers them all.
     timeout: wholeWaitMs(options.timing),
-    httpClient: Stripe.createFetchHttpClient(patientFetch(options.timing)),
+    httpClient: Stripe.createFetchHttpClient(
+      confinedFetch(options.apiBaseUrl, patientFetch(options.timing)),
+    ),
     telemetry: false,
   });
   const failure = (error: unknown, doing: string) =>

@@ -37,6 +37,8 @@ export class GitHubStandin extends ProviderStandin {
   readonly deliveries: StandinDelivery[] = [];
   /** The most deliveries one page lists, whatever per_page asks (so pagination is exercised). */
   pageSize = 3;
+  /** Where the Link header sends the next page; another origin stands for a hostile answer. */
+  nextPageOrigin: string | null = null;
   private nextId = 1000;
 
   constructor(
@@ -166,7 +168,7 @@ export class GitHubStandin extends ProviderStandin {
     const headers: Record<string, string> = {};
     const last = page[page.length - 1];
     if (last && all.indexOf(last) < all.length - 1) {
-      const next = new URL(`${this.url}${request.path}`);
+      const next = new URL(`${this.nextPageOrigin ?? this.url}${request.path}`);
       next.searchParams.set('per_page', String(perPage));
       next.searchParams.set('cursor', String(last.id));
       headers.link = `<${next.toString()}>; rel="next"`;
