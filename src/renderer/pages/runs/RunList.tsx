@@ -49,7 +49,7 @@ export function RunList({
           <th scope="col" className="col-started">
             Started
           </th>
-          <th scope="col" className="num">
+          <th scope="col" className="num col-duration">
             Duration
           </th>
         </tr>
@@ -112,7 +112,7 @@ export function RunList({
             <td className="col-started" title={run.startedAt ?? undefined}>
               {run.startedAt ? formatTime(run.startedAt) : '—'}
             </td>
-            <td className="num">{formatDuration(run.startedAt, run.finishedAt)}</td>
+            <td className="num col-duration">{formatDuration(run.startedAt, run.finishedAt)}</td>
           </tr>
         ))}
       </tbody>
