@@ -159,6 +159,8 @@ const MAY_NAME_PROVIDERS: Record<string, string> = {
   'src/shared/contract/links.ts': 'provider links (API clients), not signatures',
   'src/renderer/pages/webhooks/ProviderLink.tsx': 'provider links (API clients), not signatures',
   'src/renderer/pages/webhooks/link-form-words.ts': 'provider links (API clients), not signatures',
+  'src/renderer/pages/webhooks/link-target.ts':
+    'provider links: the hook pages a pasted address names',
 };
 
 describe('the rest of the code', () => {
