@@ -60,7 +60,7 @@ export async function createManagementPart(deps: ManagementPartDeps): Promise<Ma
     webhookLimit,
     log,
     now,
-    onLinked: (uids) => deps.jobs.links.followDefinitions(uids),
+    onLinked: (uids) => deps.jobs.links.pointAgain(uids),
   });
   if (config.definitionsDir) {
     // A broken definition at start is an error, not a relay serving half a factory.

@@ -77,8 +77,11 @@ export class LinkKeeper {
     return true;
   }
 
-  /** A definition file linked these webhooks (or changed their links): point and check them. */
-  followDefinitions(webhookUids: string[]): void {
+  /**
+   * These webhooks' links or ingress URLs changed (a definition file, a rotated URL token): point
+   * their hooks again and check them, in the background.
+   */
+  pointAgain(webhookUids: readonly string[]): void {
     for (const uid of webhookUids) this.inBackground(this.keepPointed(uid));
   }
 

@@ -137,3 +137,8 @@ export class RelaySettings {
     return webhook.authMode === 'url_token' ? `${base}/${revealedToken ?? '{token}'}` : base;
   }
 }
+
+/** The webhooks whose ingress URL carries their secret (URL token): rotating it moves the URL. */
+export function urlTokenUids(webhooks: ReadonlyArray<{ uid: string; authMode: string }>): string[] {
+  return webhooks.filter((w) => w.authMode === 'url_token').map((w) => w.uid);
+}

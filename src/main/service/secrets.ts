@@ -1,3 +1,4 @@
+import { urlTokenUids } from './relay-settings.js';
 import type { Role } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { newSecretValue } from '../ids.js';
@@ -94,6 +95,7 @@ export function secretHandlers(deps: ServiceDeps): SecretHandlers {
         // Once this returns the ingress accepts only the new value: no overlap window.
         const record = await deps.secrets.rotate(factory, name, chosen);
         await changed();
+        deps.links.pointAgain(urlTokenUids(users));
         return { secret: await json(record), value: chosen };
       }),
 

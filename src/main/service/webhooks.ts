@@ -1,3 +1,4 @@
+import { urlTokenUids } from './relay-settings.js';
 import { ApiError } from '../../shared/errors.js';
 import { newWebhookUid } from '../ids.js';
 import type { WebhookRecord } from '../store/webhooks.js';
@@ -254,6 +255,7 @@ export function webhookHandlers(deps: ServiceDeps): WebhookHandlers {
         assertFitsEveryWebhook(value, sharers, 'secret');
         await deps.secrets.rotate(webhook.factoryId, webhook.secretName, value);
         await deps.onChanged('secrets');
+        deps.links.pointAgain(urlTokenUids(sharers));
         return { secret: value, ingressUrl: deps.settings.ingressUrl(webhook, value) };
       }),
 

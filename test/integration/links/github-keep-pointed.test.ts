@@ -119,4 +119,26 @@ describe('keeping a GitHub hook pointed', () => {
     expect(hook.config.secret).toBe(HOOK_SECRET);
     expect(checked.check).toMatchObject({ ok: true, pointsHere: true });
   });
+
+  it('follows a rotated URL token: the hook gets the URL that carries the new token', async () => {
+    github = await new GitHubStandin(TOKEN).start();
+    relay = await linkedRelay();
+    await storeToken(relay, 'github-token', TOKEN);
+    const publicUrl = await goPublic(relay);
+    const created = await relay.call('webhooks.create', { name: 'gh-url', authMode: 'url_token' });
+    const uid = created.webhook.uid;
+    const hook = github.addHook('acme/api', 'https://old.example.test/hook', '');
+    await putLink(relay, uid, {
+      kind: 'github',
+      target: `acme/api#${hook.id}`,
+      tokenSecretName: 'github-token',
+      apiBaseUrl: github.url,
+    });
+    expect(hook.config.url).toBe(`${publicUrl}/webhooks/w/${uid}/${created.secret}`);
+
+    const rotated = await relay.call('webhooks.rotate', { uid });
+    await relay.core.links.idle();
+    expect(hook.config.url).toBe(`${publicUrl}/webhooks/w/${uid}/${rotated.secret}`);
+    expect(rotated.secret).not.toBe(created.secret);
+  });
 });
