@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   createAutomation,
@@ -15,6 +15,7 @@ import { waitFor } from '../support/wait.js';
 import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 import { send } from './support/actions.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
+import { boxOf, cutOffParts, statusLineTop } from './support/layout.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
 
 const AXE_SOURCE = readFileSync(
@@ -34,42 +35,6 @@ const FAILING_COMMAND = [
   `i=0; while [ $i -lt 40 ]; do echo "sync step $i"; i=$((i+1)); done; echo "${STDERR}" >&2; exit 1`,
 ];
 
-type Box = { x: number; y: number; width: number; height: number };
-const boxOf = async (locator: Locator): Promise<Box> => {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error(`${locator.toString()} is not on screen`);
-  return box;
-};
-
-/**
- * Every visible header and cell of each table on screen: inside its table, inside the window,
- * and its header's text not clipped. The names of whatever is cut off.
- */
-function cutOffColumns(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`(() => {
-    const width = document.documentElement.clientWidth;
-    const cut = [];
-    for (const table of document.querySelectorAll('table.table')) {
-      const frame = table.getBoundingClientRect();
-      if (frame.width === 0) continue;
-      let scroller = table.parentElement;
-      while (scroller && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
-      const clip = scroller ? scroller.getBoundingClientRect() : frame;
-      for (const cell of table.querySelectorAll('th, td')) {
-        const box = cell.getBoundingClientRect();
-        if (box.width === 0) continue;
-        const name = (table.className + ' ' + cell.tagName + ' ' + cell.textContent).slice(0, 80);
-        if (box.right > frame.right + 0.5 || box.left < frame.left - 0.5) cut.push(name + ': outside its table');
-        if (box.right > clip.right + 0.5) cut.push(name + ': cut by a scroll box');
-        if (box.right > width + 0.5) cut.push(name + ': outside the window');
-        if (cell.tagName === 'TH' && cell.scrollWidth > cell.clientWidth + 1) cut.push(name + ': clipped');
-      }
-    }
-    if (document.documentElement.scrollWidth > width) cut.push('the page scrolls sideways');
-    return cut;
-  })()`);
-}
-
 /** axe-core's WCAG A/AA checks (contrast among them) on what is on screen: serious and worse. */
 async function axeProblems(page: Page, what: string): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
@@ -82,9 +47,6 @@ async function axeProblems(page: Page, what: string): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
-
-const statusLineTop = async (page: Page): Promise<number> =>
-  (await boxOf(page.getByRole('contentinfo', { name: 'Relay status' }))).y;
 
 describe('pages keep what matters in view', { timeout: 90_000 }, () => {
   const env = useBrowserAndRelay();
@@ -182,7 +144,7 @@ describe('pages keep what matters in view', { timeout: 90_000 }, () => {
           'released by dana-sokolova',
         );
         await expect(found.locator('mark').textContent()).resolves.toBe('sokolova');
-        expect(await cutOffColumns(page)).toEqual([]);
+        expect(await cutOffParts(page)).toEqual([]);
         await screenshot(page, `layout-webhook-${viewport.width}`);
       } finally {
         await ui.close();
@@ -207,7 +169,7 @@ describe('pages keep what matters in view', { timeout: 90_000 }, () => {
             await page.goto(`${env.relay.adminUrl}/${hash}`);
             await page.locator('table.table:visible, .delivery-row:visible').first().waitFor();
             await page.waitForLoadState('networkidle');
-            for (const cut of await cutOffColumns(page)) problems.push(`${what}: ${cut}`);
+            for (const cut of await cutOffParts(page)) problems.push(`${what}: ${cut}`);
             problems.push(...(await axeProblems(page, `${what} (${scheme})`)));
           }
         }
