@@ -77,7 +77,7 @@ describe('one recovery per link, never asking twice', () => {
       const port = await freeLoopbackPort();
       const publicUrl = `http://relay.example.test:${port}`;
       // On PostgreSQL the restarted relay finds its claims in the database, not in its data dir.
-      const onStore =
+      const onStore: { env: Record<string, string>; args: string[] } =
         store === 'PostgreSQL'
           ? {
               env: { HOOKPORT_MASTER_KEY: randomBytes(32).toString('hex') },
