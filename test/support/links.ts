@@ -38,6 +38,21 @@ export async function putLink(
   return relay.api('PUT', `/api/webhooks/${uid}/link`, link);
 }
 
+/** Links `uid` to a stand-in GitHub hook with the `github-token` team secret, as most tests do. */
+export function linkGitHub(
+  relay: TestRelay,
+  uid: string,
+  github: { url: string },
+  hook: { owner: string; id: number },
+): ReturnType<typeof putLink> {
+  return putLink(relay, uid, {
+    kind: 'github',
+    target: `${hook.owner}#${hook.id}`,
+    tokenSecretName: 'github-token',
+    apiBaseUrl: github.url,
+  });
+}
+
 export async function deliveriesOf(relay: TestRelay, uid: string): Promise<Delivery[]> {
   const response = await relay.api<{ items: Delivery[] }>(
     'GET',

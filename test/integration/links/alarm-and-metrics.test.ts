@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import { goPublic, linkedRelay, linkGitHub, storeToken } from '../../support/links.js';
 import { parseMetrics, sampleValue } from '../../support/prometheus.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import type { TestRelay } from '../../support/relay.js';
@@ -47,12 +47,7 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
     });
     // Recorded failed before the link: one delivery to recover.
     await github.send(hook, 'push', { n: 1 });
-    await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    await linkGitHub(relay, webhook.uid, github, hook);
     await relay.core.alarms.idle();
     const alarms = async () =>
       (await relay.api<{ items: Alarm[] }>('GET', '/api/alarms')).body.items;

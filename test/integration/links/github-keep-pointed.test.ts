@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import { goPublic, linkedRelay, linkGitHub, storeToken } from '../../support/links.js';
 import type { TestRelay } from '../../support/relay.js';
 
 const TOKEN = 'ghp_standin_token_keep_pointed';
@@ -30,12 +30,7 @@ describe('keeping a GitHub hook pointed', () => {
   it('never points the hook at 127.0.0.1: the check says to set a public URL', async () => {
     const webhook = await setUp();
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
-    const linked = await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(relay, webhook.uid, github, hook);
     expect(linked.status).toBe(200);
     expect(hook.config.url).toBe('https://old.example.test/hook');
     expect(linked.body.check?.ok).toBe(false);
@@ -46,12 +41,7 @@ describe('keeping a GitHub hook pointed', () => {
     const webhook = await setUp();
     const first = await goPublic(relay, 'relay-a.example.test');
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
-    await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    await linkGitHub(relay, webhook.uid, github, hook);
     expect(hook.config.url).toBe(`${first}/webhooks/w/${webhook.uid}`);
 
     const second = await goPublic(relay, 'relay-b.example.test');
@@ -71,12 +61,7 @@ describe('keeping a GitHub hook pointed', () => {
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET, {
       active: false,
     });
-    const linked = await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(relay, webhook.uid, github, hook);
     expect(linked.status).toBe(200);
     expect(linked.body.check).toMatchObject({ ok: false, active: false });
     expect(linked.body.check?.problems.join(' ')).toContain(
@@ -92,12 +77,7 @@ describe('keeping a GitHub hook pointed', () => {
     await goPublic(relay);
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
     hook.config.content_type = 'form';
-    const linked = await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(relay, webhook.uid, github, hook);
     const problems = linked.body.check?.problems.join(' ') ?? '';
     expect(problems).toContain('set its content type to application/json');
     expect(problems).toContain('use a webhook with the github signature scheme');
@@ -107,12 +87,7 @@ describe('keeping a GitHub hook pointed', () => {
     const webhook = await setUp();
     const publicUrl = await goPublic(relay);
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
-    await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    await linkGitHub(relay, webhook.uid, github, hook);
     hook.config.url = 'https://someone-else.example.test/hook';
     const checked = await relay.call('links.check', { uid: webhook.uid });
     expect(hook.config.url).toBe(`${publicUrl}/webhooks/w/${webhook.uid}`);
@@ -128,12 +103,7 @@ describe('keeping a GitHub hook pointed', () => {
     const created = await relay.call('webhooks.create', { name: 'gh-url', authMode: 'url_token' });
     const uid = created.webhook.uid;
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', '');
-    await putLink(relay, uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    await linkGitHub(relay, uid, github, hook);
     expect(hook.config.url).toBe(`${publicUrl}/webhooks/w/${uid}/${created.secret}`);
 
     const rotated = await relay.call('webhooks.rotate', { uid });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import { goPublic, linkedRelay, linkGitHub, storeToken } from '../../support/links.js';
 import type { TestRelay } from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
 
@@ -34,12 +34,7 @@ describe.each(storeKinds)('recoveries of one link started together (%s)', (store
       secret: HOOK_SECRET,
     });
     const hook = github.addHook('acme/api', 'https://old.example.test/hook', HOOK_SECRET);
-    const linked = await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(relay, webhook.uid, github, hook);
     expect(linked.status).toBe(200);
     const failed = [];
     for (let n = 1; n <= 4; n++)

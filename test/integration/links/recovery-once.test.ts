@@ -5,7 +5,13 @@ import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
 import { openPostgresStore } from '../../../src/main/store/postgres/postgres-store.js';
 import { childApi, spawnServe, type ChildRelay } from '../../support/child-relay.js';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { deliveriesOf, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import {
+  deliveriesOf,
+  goPublic,
+  linkedRelay,
+  linkGitHub,
+  storeToken,
+} from '../../support/links.js';
 import { usePostgres } from '../../support/postgres.js';
 import { freeLoopbackPort } from '../../../src/main/tunnels/free-port.js';
 import { tempDir, type TestRelay } from '../../support/relay.js';
@@ -45,12 +51,7 @@ describe('one recovery per link, never asking twice', () => {
       secret: HOOK_SECRET,
     });
     const hook = github.addHook('acme/api', ingressUrl, HOOK_SECRET);
-    const linked = await putLink(a, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(a, webhook.uid, github, hook);
     expect(linked.status).toBe(200);
     const failed = [];
     for (let n = 1; n <= 5; n++)

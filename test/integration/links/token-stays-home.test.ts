@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import { goPublic, linkedRelay, linkGitHub, storeToken } from '../../support/links.js';
 import type { TestRelay } from '../../support/relay.js';
 
 const TOKEN = 'ghp_standin_token_stays_home';
@@ -47,12 +47,7 @@ describe("a link's API token", () => {
     // More failed deliveries than one page lists, so the listing follows the Link header.
     for (let n = 0; n < github.pageSize + 2; n++)
       await github.send(hook, 'issues', { action: 'opened', n }, { relayAsleep: true });
-    const linked = await putLink(relay, webhook.uid, {
-      kind: 'github',
-      target: `acme/api#${hook.id}`,
-      tokenSecretName: 'github-token',
-      apiBaseUrl: github.url,
-    });
+    const linked = await linkGitHub(relay, webhook.uid, github, hook);
     expect(linked.status).toBe(200);
 
     const recovered = await relay.api<{ recovery: { errors: string[] } }>(

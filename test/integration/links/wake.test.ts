@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Ticker } from '../../../src/main/links/wake-detector.js';
 import { GitHubStandin } from '../../support/providers/github-standin.js';
-import { deliveriesOf, goPublic, linkedRelay, putLink, storeToken } from '../../support/links.js';
+import {
+  deliveriesOf,
+  goPublic,
+  linkedRelay,
+  linkGitHub,
+  storeToken,
+} from '../../support/links.js';
 import type { TestRelay } from '../../support/relay.js';
 
 const TOKEN = 'ghp_standin_token_wake';
@@ -52,16 +58,7 @@ describe('waking from sleep', () => {
       secret: HOOK_SECRET,
     });
     const hook = github.addHook('acme/api', ingressUrl, HOOK_SECRET);
-    expect(
-      (
-        await putLink(relay, webhook.uid, {
-          kind: 'github',
-          target: `acme/api#${hook.id}`,
-          tokenSecretName: 'github-token',
-          apiBaseUrl: github.url,
-        })
-      ).status,
-    ).toBe(200);
+    expect((await linkGitHub(relay, webhook.uid, github, hook)).status).toBe(200);
 
     clock.tick();
     await relay.core.links.idle();
