@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Automation } from '../../src/shared/contract/automations.js';
 import { useBrowser, openUi, screenshot } from './support/browser.js';
 
 const FLOW_MS = 60_000;
@@ -53,8 +52,8 @@ describe('the automation editor when saving is refused, in Chromium', () => {
         await second.getByLabel('spare-hook').check();
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Created automation needs-webhook.').waitFor();
-        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-        expect(listed.body.items.map((a) => a.name)).toEqual(['needs-webhook']);
+        const listed = await relay.call('automations.list', {});
+        expect(listed.items.map((a) => a.name)).toEqual(['needs-webhook']);
       } finally {
         await ui.close();
       }
@@ -89,8 +88,8 @@ describe('the automation editor when saving is refused, in Chromium', () => {
         await page.getByLabel('Prompt', { exact: true }).fill('Do the thing.');
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Created automation named.').waitFor();
-        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-        expect(listed.body.items[0]?.triggers[0]?.filter.webhook_ids).toEqual([hook.webhook.uid]);
+        const listed = await relay.call('automations.list', {});
+        expect(listed.items[0]?.triggers[0]?.filter.webhook_ids).toEqual([hook.webhook.uid]);
       } finally {
         await ui.close();
       }

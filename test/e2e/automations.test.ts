@@ -1,6 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Automation } from '../../src/shared/contract/automations.js';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { automationFile, sync, writeDefinition } from '../support/definitions.js';
 import { bearer, postDelivery, tempDir } from '../support/relay.js';
@@ -134,9 +133,9 @@ describe('the Automations page in Chromium', () => {
         await page.goBack();
         await page.getByRole('heading', { name: 'New automation' }).waitFor();
         await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('');
-        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-        expect(listed.body.items).toHaveLength(1);
-        expect(listed.body.items[0]?.triggers).toEqual([
+        const listed = await relay.call('automations.list', {});
+        expect(listed.items).toHaveLength(1);
+        expect(listed.items[0]?.triggers).toEqual([
           webhookTrigger([hook.webhook.uid], { action: ['opened'] }),
         ]);
 
@@ -160,7 +159,7 @@ describe('the Automations page in Chromium', () => {
         ).resolves.toContain('{"action":"opened","number":7}');
 
         // Deleting the webhook leaves the automation visible, flagged, and unsaveable as it is.
-        await relay.api('DELETE', `/api/webhooks/${hook.webhook.uid}`);
+        await relay.call('webhooks.delete', { uid: hook.webhook.uid });
         await page
           .getByRole('navigation', { name: 'Sections' })
           .getByRole('link', { name: 'Automations' })
@@ -198,11 +197,8 @@ describe('the Automations page in Chromium', () => {
         await card.getByLabel('other-hook').check();
         await page.getByRole('button', { name: 'Save' }).click();
         await page.getByText('Saved automation triage.').waitFor();
-        const saved = await relay.api<Automation>(
-          'GET',
-          `/api/automations/${listed.body.items[0]?.id}`,
-        );
-        expect(saved.body.deletedWebhookUids).toEqual([]);
+        const saved = await relay.call('automations.get', { id: listed.items[0]!.id });
+        expect(saved.deletedWebhookUids).toEqual([]);
       } finally {
         await ui.close();
       }
@@ -290,8 +286,8 @@ describe('the Automations page in Chromium', () => {
         await page.keyboard.press('Enter');
         await page.getByText('Created automation keyboard-made.').waitFor();
 
-        const listed = await relay.api<{ items: Automation[] }>('GET', '/api/automations');
-        const made = listed.body.items.find((a) => a.name === 'keyboard-made');
+        const listed = await relay.call('automations.list', {});
+        const made = listed.items.find((a) => a.name === 'keyboard-made');
         expect(made?.prompt).toBe('Made without a mouse.');
         expect(made?.triggers).toEqual([webhookTrigger([hook.webhook.uid], { kind: ['push'] })]);
       } finally {
@@ -313,11 +309,8 @@ describe('the Automations page in Chromium', () => {
           triggers: [webhookTrigger([hook.webhook.uid], { ref: ['refs/heads/main'] })],
         });
         const deliveryId = await send(hook, { ref: 'refs/heads/dev' });
-        const minted = await relay.api<{ value: string }>('POST', '/api/tokens', {
-          name: 'viewer',
-          role: 'view',
-        });
-        const viewer = await openUi(env.browser, { relay, token: minted.body.value });
+        const minted = await relay.call('tokens.create', { name: 'viewer', role: 'view' });
+        const viewer = await openUi(env.browser, { relay, token: minted.value });
         try {
           const page = viewer.page;
           await page.goto(`${relay.adminUrl}/#/automations/${automation.id}/test/${deliveryId}`);
@@ -345,10 +338,7 @@ describe('the Automations page in Chromium', () => {
       const ui = await openUi(env.browser);
       try {
         const { page, relay } = ui;
-        await relay.api('POST', '/api/secrets', {
-          name: 'gh-token',
-          value: 'gh-token-value-123456',
-        });
+        await relay.call('secrets.create', { name: 'gh-token', value: 'gh-token-value-123456' });
         const dir = tempDir('hookport-defs-');
         writeDefinition(dir, 'webhooks/gh.yaml', 'authMode: token\nsecretName: gh-token\n');
         const first = await sync(relay, { dir });
@@ -356,9 +346,9 @@ describe('the Automations page in Chromium', () => {
         writeDefinition(dir, 'automations/managed-triage.md', automationFile([uid], 'Triage it.'));
         const second = await sync(relay, {});
         expect(second.body.applied).toBe(true);
-        const webhook = await relay.api<{ ingressUrl: string }>('GET', `/api/webhooks/${uid}`);
+        const webhook = await relay.call('webhooks.get', { uid });
         const sent = await postDelivery(
-          webhook.body.ingressUrl,
+          webhook.ingressUrl,
           '{"action":"opened"}',
           bearer('gh-token-value-123456'),
         );

@@ -129,7 +129,7 @@ describe('the UI checks as you type and keeps its context', () => {
       bearer(created.secret),
     );
     const id = sent.body.delivery_id!;
-    expect((await relay.api('DELETE', `/api/webhooks/${created.webhook.uid}`)).status).toBe(200);
+    await relay.call('webhooks.delete', { uid: created.webhook.uid });
     const ui = await openUi(env.browser, { relay, viewport: { width: 1024, height: 768 } });
     const { page } = ui;
     page.setDefaultTimeout(10_000);

@@ -13,9 +13,14 @@ async function openSecrets(page: Page): Promise<void> {
 
 /** Everything the API reads back after a secret was shown once: none of it may carry the value. */
 async function apiReads(relay: TestRelay): Promise<string> {
-  const paths = ['/api/secrets', '/api/webhooks', '/api/status', '/api/settings', '/api/factories'];
-  const bodies = await Promise.all(paths.map((path) => relay.api('GET', path)));
-  return JSON.stringify(bodies.map((response) => response.body));
+  const bodies = await Promise.all([
+    relay.call('secrets.list', {}),
+    relay.call('webhooks.list', {}),
+    relay.call('relay.status', {}),
+    relay.call('settings.get', {}),
+    relay.call('factories.list', {}),
+  ]);
+  return JSON.stringify(bodies);
 }
 
 describe('the Secrets page in Chromium', () => {
@@ -65,10 +70,8 @@ describe('the Secrets page in Chromium', () => {
     const ui = await openUi(env.browser);
     try {
       const { page, relay } = ui;
-      const created = await relay.api<{ value: string }>('POST', '/api/secrets', {
-        name: 'shared-token',
-      });
-      const oldValue = created.body.value;
+      const created = await relay.call('secrets.create', { name: 'shared-token' });
+      const oldValue = created.value;
       const orders = await relay.createWebhook({ name: 'orders', secretName: 'shared-token' });
       const billing = await relay.createWebhook({ name: 'billing', secretName: 'shared-token' });
       expect(orders.secret).toBeNull();
@@ -84,12 +87,9 @@ describe('the Secrets page in Chromium', () => {
       await expect(deleteButton.getAttribute('title')).resolves.toContain(
         'In use by billing, orders',
       );
-      const refused = await relay.api<{ error: { message: string } }>(
-        'DELETE',
-        '/api/secrets/shared-token',
-      );
-      expect(refused.status).toBe(409);
-      expect(refused.body.error.message).toContain('orders');
+      const refused = await relay.callError('secrets.delete', { name: 'shared-token' });
+      expect(refused.code).toBe('conflict');
+      expect(refused.message).toContain('orders');
       await screenshot(page, 'secrets-page');
 
       await row.getByRole('button', { name: 'Rotate shared-token' }).click();
@@ -122,7 +122,7 @@ describe('the Secrets page in Chromium', () => {
 
       // Live: once no webhook uses it, Delete is offered without a reload.
       for (const uid of [orders.webhook.uid, billing.webhook.uid])
-        expect((await relay.api('DELETE', `/api/webhooks/${uid}`)).status).toBe(200);
+        await relay.call('webhooks.delete', { uid });
       await row.getByText('no webhook').waitFor();
       await expect(deleteButton.isEnabled()).resolves.toBe(true);
       await deleteButton.click();
@@ -131,8 +131,8 @@ describe('the Secrets page in Chromium', () => {
       await deleteConfirm.getByRole('button', { name: 'Delete', exact: true }).click();
       await row.waitFor({ state: 'detached' });
       await page.getByText('No team secrets yet').waitFor();
-      const listed = await relay.api<{ items: unknown[] }>('GET', '/api/secrets');
-      expect(listed.body.items).toEqual([]);
+      const listed = await relay.call('secrets.list', {});
+      expect(listed.items).toEqual([]);
     } finally {
       await ui.close();
     }

@@ -56,11 +56,8 @@ describe('the Settings page in Chromium', () => {
       const status = page.getByRole('contentinfo', { name: 'Relay status' });
       await status.getByText('https://hooks.example.test').waitFor();
 
-      const listed = await relay.api<{ items: Array<{ ingressUrl: string }> }>(
-        'GET',
-        '/api/webhooks',
-      );
-      expect(listed.body.items[0]?.ingressUrl).toBe(
+      const listed = await relay.call('webhooks.list', {});
+      expect(listed.items[0]?.ingressUrl).toBe(
         `https://hooks.example.test${new URL(created.ingressUrl).pathname}`,
       );
       // The Webhooks page (built alongside) shows the same derived URL in the webhook's detail.
@@ -82,8 +79,8 @@ describe('the Settings page in Chromium', () => {
       await retention.getByLabel('Keep at least the newest (per webhook)').fill('60');
       await retention.getByRole('button', { name: 'Save retention' }).click();
       await retention.getByText('Every delivery of the last 10 days is kept').waitFor();
-      const settings = await relay.api('GET', '/api/settings');
-      expect(settings.body).toMatchObject({ retentionDays: 10, retentionMinPerWebhook: 60 });
+      const settings = await relay.call('settings.get', {});
+      expect(settings).toMatchObject({ retentionDays: 10, retentionMinPerWebhook: 60 });
     } finally {
       await ui.close();
     }
@@ -115,8 +112,8 @@ describe('the Settings page in Chromium', () => {
       await executor.getByLabel('Working directory').fill('/tmp');
       await executor.getByRole('button', { name: 'Save run executor' }).click();
       await page.getByText('Run executor saved: Command.').waitFor();
-      const saved = await relay.api('GET', '/api/factories/default/executor');
-      expect(saved.body).toEqual({
+      const saved = await relay.call('factories.executor', { id: 'default' });
+      expect(saved).toEqual({
         factory: 'default',
         executor: {
           kind: 'command',
@@ -207,7 +204,7 @@ describe('the Settings page in Chromium', () => {
       expect(planText).toContain('3 create, 0 update, 1 delete, 0 unchanged');
       await screenshot(page, 'settings-apply-confirm');
       await expect(
-        relay.api<{ items: unknown[] }>('GET', '/api/webhooks').then((r) => r.body.items.length),
+        relay.call('webhooks.list', {}).then((listed) => listed.items.length),
       ).resolves.toBe(1);
       await confirm.getByRole('button', { name: 'Apply', exact: true }).click();
       await confirm.waitFor({ state: 'detached' });
@@ -218,12 +215,8 @@ describe('the Settings page in Chromium', () => {
         .getByText('Managed by')
         .waitFor();
       await definitions.getByText('Applied:').waitFor();
-      const names = await relay.api<{ items: Array<{ name: string }> }>('GET', '/api/webhooks');
-      expect(names.body.items.map((w) => w.name).sort()).toEqual([
-        'github-prod',
-        'nightly',
-        'partner',
-      ]);
+      const names = await relay.call('webhooks.list', {});
+      expect(names.items.map((w) => w.name).sort()).toEqual(['github-prod', 'nightly', 'partner']);
 
       await definitions.getByLabel('Plan only').check();
       await definitions.getByRole('button', { name: 'Sync now' }).click();

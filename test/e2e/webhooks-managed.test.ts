@@ -24,7 +24,7 @@ describe('the Webhooks page on a managed factory', () => {
   });
 
   it('writes a file naming an existing team secret, and sends rotation to that secret', async () => {
-    const team = await relay.api<{ value: string }>('POST', '/api/secrets', { name: 'ci-token' });
+    const team = await relay.call('secrets.create', { name: 'ci-token' });
     const ui = await openUi(browser, { relay });
     try {
       const { page } = ui;
@@ -43,7 +43,7 @@ describe('the Webhooks page on a managed factory', () => {
       const url = await oneTime(page, 'ingress-url');
       await ready.getByRole('button', { name: 'Done' }).click();
       expect(existsSync(join(dir, 'webhooks', 'ci.yaml'))).toBe(true);
-      expect((await postDelivery(url, '{"ok":true}', bearer(team.body.value))).status).toBe(202);
+      expect((await postDelivery(url, '{"ok":true}', bearer(team.value))).status).toBe(202);
 
       const pane = detailPane(page, 'ci');
       const rotate = pane.getByRole('button', { name: 'Rotate secret' });
