@@ -19,15 +19,13 @@ export function linkedRelay(overrides: Partial<CoreConfig> = {}): Promise<TestRe
 export async function goPublic(relay: TestRelay, host = 'relay.example.test'): Promise<string> {
   const port = new URL(relay.ingressUrl).port;
   const publicUrl = `http://${host}:${port}`;
-  const response = await relay.api('PATCH', '/api/settings', { publicUrl });
-  if (response.status !== 200) throw new Error(`public URL: ${JSON.stringify(response.body)}`);
+  await relay.call('settings.update', { publicUrl });
   await relay.core.links.idle();
   return publicUrl;
 }
 
 export async function storeToken(relay: TestRelay, name: string, value: string): Promise<void> {
-  const response = await relay.api('POST', '/api/secrets', { name, value });
-  if (response.status !== 201) throw new Error(`secret: ${JSON.stringify(response.body)}`);
+  await relay.call('secrets.create', { name, value });
 }
 
 export async function putLink(
@@ -54,10 +52,5 @@ export function linkGitHub(
 }
 
 export async function deliveriesOf(relay: TestRelay, uid: string): Promise<Delivery[]> {
-  const response = await relay.api<{ items: Delivery[] }>(
-    'GET',
-    `/api/webhooks/${uid}/deliveries?limit=500`,
-  );
-  if (response.status !== 200) throw new Error(`deliveries: ${JSON.stringify(response.body)}`);
-  return response.body.items;
+  return (await relay.call('deliveries.list', { uid, limit: 500 })).items;
 }

@@ -9,7 +9,6 @@ import { waitFor } from '../../support/wait.js';
 const TOKEN = 'ghp_standin_token_alarm_metrics';
 const HOOK_SECRET = 'hook-secret-alarm-and-metrics-0123';
 
-type Alarm = { webhookUid: string; kind: string; message: string };
 type Notice = { event: string; kind: string; webhook: { uid: string }; message: string };
 
 describe('a link whose check fails: the alarm monitor and /metrics', () => {
@@ -26,7 +25,8 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
     github = await new GitHubStandin(TOKEN).start();
     receiver = await startReceiver();
     relay = await linkedRelay();
-    await relay.api('PATCH', '/api/factories/default/alarm-notification', {
+    await relay.call('factories.setAlarmNotification', {
+      id: 'default',
       notification: { kind: 'http', url: receiver.url },
     });
     await goPublic(relay);
@@ -49,8 +49,7 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
     await github.send(hook, 'push', { n: 1 });
     await linkGitHub(relay, webhook.uid, github, hook);
     await relay.core.alarms.idle();
-    const alarms = async () =>
-      (await relay.api<{ items: Alarm[] }>('GET', '/api/alarms')).body.items;
+    const alarms = async () => (await relay.call('alarms.list', {})).items;
     const [alarm] = await alarms();
     expect(alarm).toMatchObject({ webhookUid: webhook.uid, kind: 'link' });
     expect(alarm!.message).toContain("The GitHub link's check found a problem:");
@@ -61,9 +60,9 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
     );
 
     // Checked again, still failing: no second alarm.
-    await relay.api('POST', `/api/webhooks/${webhook.uid}/link/check`, {});
+    await relay.call('links.check', { uid: webhook.uid });
     hook.config.content_type = 'json';
-    await relay.api('POST', `/api/webhooks/${webhook.uid}/link/check`, {});
+    await relay.call('links.check', { uid: webhook.uid });
     await relay.core.alarms.idle();
     expect(await alarms()).toEqual([]);
     expect(sampleValue(await metrics(), 'hookport_link_check_ok', { webhook: webhook.uid })).toBe(
@@ -75,7 +74,7 @@ describe('a link whose check fails: the alarm monitor and /metrics', () => {
       ['recovery', 'link', webhook.uid],
     ]);
 
-    await relay.api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
+    await relay.call('links.recover', { uid: webhook.uid });
     await github.server.idle();
     expect(sampleValue(await metrics(), 'hookport_recovered_total', { provider: 'github' })).toBe(
       1,

@@ -48,7 +48,7 @@ describe("a GitHub link meets GitHub's errors", () => {
     expect(messageOf(answer.body)).toBe(
       `GitHub answered 401 for GitHub hook ${hook.id} on acme/api (reading the hook): the token was refused; store a valid token in the link's team secret.`,
     );
-    expect((await relay.api('GET', `/api/webhooks/${uid}/link`)).body).toBeNull();
+    expect(await relay.call('links.get', { uid })).toBeNull();
   });
 
   it('404: the sentence names the scope the token needs', async () => {
@@ -89,12 +89,12 @@ describe("a GitHub link meets GitHub's errors", () => {
     await setUp();
     expect((await link()).status).toBe(200);
     github.server.inject(/\/deliveries$/, { status: 502, body: { message: 'Bad Gateway' } }, 2);
-    const retried = await relay.api('POST', `/api/webhooks/${uid}/link/recover`, {});
-    expect(retried.body).toMatchObject({ recovery: { errors: [] } });
+    const retried = await relay.call('links.recover', { uid });
+    expect(retried).toMatchObject({ recovery: { errors: [] } });
 
     github.server.inject(/\/deliveries$/, { status: 503, body: { message: 'Unavailable' } }, 10);
-    const failed = await relay.api('POST', `/api/webhooks/${uid}/link/recover`, {});
-    expect(failed.body).toMatchObject({
+    const failed = await relay.call('links.recover', { uid });
+    expect(failed).toMatchObject({
       recovery: {
         errors: [
           `GitHub answered 503 for GitHub hook ${hook.id} on acme/api (listing its deliveries); tried 3 times; the relay tries again at the next check or recovery.`,
@@ -107,11 +107,8 @@ describe("a GitHub link meets GitHub's errors", () => {
     await setUp();
     expect((await link()).status).toBe(200);
     github.server.inject(/\/hooks\/\d+$/, 'hang', 10);
-    const checked = await relay.api('POST', `/api/webhooks/${uid}/link/check`, {});
-    expect(checked.status).toBe(200);
-    expect(checked.body).toMatchObject({ check: { ok: false, hookUrl: null } });
-    expect((checked.body as { check: { problems: string[] } }).check.problems[0]).toContain(
-      'GitHub did not answer within 0.5 s',
-    );
+    const checked = await relay.call('links.check', { uid });
+    expect(checked).toMatchObject({ check: { ok: false, hookUrl: null } });
+    expect(checked.check?.problems[0]).toContain('GitHub did not answer within 0.5 s');
   });
 });

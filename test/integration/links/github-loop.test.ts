@@ -117,10 +117,8 @@ describe('a webhook linked to a GitHub repository hook', () => {
       expect(runs.filter((r) => r.deliveryId === entry.id)).toHaveLength(1);
     }
 
-    const link = (await restarted.api('GET', `/api/webhooks/${webhook.uid}/link`)).body as {
-      recovery: Record<string, unknown>;
-    };
-    expect(link.recovery).toMatchObject({
+    const link = await restarted.call('links.get', { uid: webhook.uid });
+    expect(link?.recovery).toMatchObject({
       asked: 6,
       redelivered: 6,
       alreadyHere: 1,
@@ -130,9 +128,8 @@ describe('a webhook linked to a GitHub repository hook', () => {
     });
 
     // A second recovery asks for nothing: it lists what failed since the first one began.
-    const again = await restarted.api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ recovery: { asked: 0, errors: [] } });
+    const again = await restarted.call('links.recover', { uid: webhook.uid });
+    expect(again).toMatchObject({ recovery: { asked: 0, errors: [] } });
     expect(github.redeliveryRequests).toHaveLength(6);
 
     // And a second start asks for nothing either.

@@ -79,13 +79,11 @@ describe('a webhook linked to a GitLab project hook', () => {
     for (const entry of accepted) {
       expect(runs.filter((r) => r.deliveryId === entry.id)).toHaveLength(1);
     }
-    const shown = (await restarted.api('GET', `/api/webhooks/${webhook.uid}/link`)).body as {
-      recovery: Record<string, unknown>;
-    };
-    expect(shown.recovery).toMatchObject({ asked: 4, redelivered: 4, arrived: 4, errors: [] });
+    const shown = await restarted.call('links.get', { uid: webhook.uid });
+    expect(shown?.recovery).toMatchObject({ asked: 4, redelivered: 4, arrived: 4, errors: [] });
 
-    const again = await restarted.api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
-    expect(again.body).toMatchObject({ recovery: { asked: 0, errors: [] } });
+    const again = await restarted.call('links.recover', { uid: webhook.uid });
+    expect(again).toMatchObject({ recovery: { asked: 0, errors: [] } });
     const third = await restart();
     await third.core.links.idle();
     expect(gitlab.resendRequests).toHaveLength(4);
@@ -104,10 +102,10 @@ describe('a webhook linked to a GitLab project hook', () => {
     await gitlab.server.idle();
     expect(hook.alertStatus).toBe('executable');
     expect(hook.url).toContain(`/webhooks/w/${webhook.uid}`);
-    const checked = await relay().api('POST', `/api/webhooks/${webhook.uid}/link/check`, {});
-    expect(checked.body).toMatchObject({ check: { ok: true, active: true } });
+    const checked = await relay().call('links.check', { uid: webhook.uid });
+    expect(checked).toMatchObject({ check: { ok: true, active: true } });
     // The other three failed events are what a recovery asks for; none is asked for twice.
-    await relay().api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
+    await relay().call('links.recover', { uid: webhook.uid });
     await gitlab.server.idle();
     expect(new Set(gitlab.resendRequests).size).toBe(gitlab.resendRequests.length);
     expect(gitlab.resendRequests).toHaveLength(4);

@@ -70,9 +70,8 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
 
   it('GitLab: a hook events list that never answers is bounded and reported', async () => {
     gitlab.server.inject(/\/events$/, 'hang', 3);
-    const recovered = await relay.api('POST', `/api/webhooks/${glUid}/link/recover`, {});
-    expect(recovered.status).toBe(200);
-    const errors = (recovered.body as { recovery: { errors: string[] } }).recovery.errors;
+    const recovered = await relay.call('links.recover', { uid: glUid });
+    const errors = recovered.recovery?.errors ?? [];
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
       /^GitLab did not answer within 1\.5 s for GitLab hook \d+ on acme\/api \(listing the hook's events\); tried 3 times/,
@@ -91,7 +90,7 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
     expect(messageOf(refused.body)).toBe(
       `Stripe answered 401 for Stripe webhook endpoint ${endpoint.id} (reading the endpoint): the token was refused; store a valid token in the link's team secret.`,
     );
-    expect((await relay.api('GET', `/api/webhooks/${stripeUid}/link`)).body).toBeNull();
+    expect(await relay.call('links.get', { uid: stripeUid })).toBeNull();
   });
 
   it('Stripe: a 429 waits and goes on; a retry Stripe refuses is counted failed, asked again later', async () => {
@@ -120,15 +119,15 @@ describe('GitLab and Stripe answers: rate limits, 5xx, silence, refused keys', (
       status: 400,
       body: { error: { type: 'invalid_request_error', message: 'This event cannot be retried.' } },
     });
-    const first = await relay.api('POST', `/api/webhooks/${stripeUid}/link/recover`, {});
-    expect(first.body).toMatchObject({ recovery: { asked: 1, failed: 1 } });
-    expect((first.body as { recovery: { errors: string[] } }).recovery.errors[0]).toContain(
+    const first = await relay.call('links.recover', { uid: stripeUid });
+    expect(first).toMatchObject({ recovery: { asked: 1, failed: 1 } });
+    expect(first.recovery?.errors[0]).toContain(
       `Stripe answered 400 for Stripe webhook endpoint ${endpoint.id} (resending event ${event.id})`,
     );
     await relay.core.links.keepPointed(stripeUid);
-    const second = await relay.api('POST', `/api/webhooks/${stripeUid}/link/recover`, {});
+    const second = await relay.call('links.recover', { uid: stripeUid });
     await stripe.server.idle();
-    expect(second.body).toMatchObject({ recovery: { asked: 1, redelivered: 1, failed: 0 } });
+    expect(second).toMatchObject({ recovery: { asked: 1, redelivered: 1, failed: 0 } });
     expect(event.delivered.get(endpoint.id)).toBe(true);
   });
 

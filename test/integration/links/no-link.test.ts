@@ -18,7 +18,7 @@ describe('a webhook without a provider link', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.text()).toBe('null');
-    const read = await relay.api<{ link: unknown }>('GET', `/api/webhooks/${webhook.uid}`);
-    expect(read.body.link).toBeNull();
+    const read = await relay.call('webhooks.get', { uid: webhook.uid });
+    expect(read.link).toBeNull();
   });
 });

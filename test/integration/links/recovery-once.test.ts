@@ -57,10 +57,9 @@ describe('one recovery per link, never asking twice', () => {
     for (let n = 1; n <= 5; n++)
       failed.push(await github.send(hook, 'push', { n }, { relayAsleep: true }));
 
-    const recover = (relay: TestRelay) =>
-      relay.api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
+    const recover = (relay: TestRelay) => relay.call('links.recover', { uid: webhook.uid });
     const answers = await Promise.all([recover(a), recover(b), recover(a), recover(b)]);
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((answer) => answer.kind)).toEqual(['github', 'github', 'github', 'github']);
     await github.server.idle();
 
     expect([...github.redeliveryRequests].sort()).toEqual(failed.map((d) => String(d.id)).sort());

@@ -85,10 +85,8 @@ describe('a webhook linked to a Stripe webhook endpoint', () => {
     for (const entry of accepted) {
       expect(runs.filter((r) => r.deliveryId === entry.id)).toHaveLength(1);
     }
-    const shown = (await restarted.api('GET', `/api/webhooks/${webhook.uid}/link`)).body as {
-      recovery: Record<string, unknown>;
-    };
-    expect(shown.recovery).toMatchObject({
+    const shown = await restarted.call('links.get', { uid: webhook.uid });
+    expect(shown?.recovery).toMatchObject({
       asked: 4,
       redelivered: 4,
       alreadyHere: 1,
@@ -96,8 +94,8 @@ describe('a webhook linked to a Stripe webhook endpoint', () => {
       errors: [],
     });
 
-    const again = await restarted.api('POST', `/api/webhooks/${webhook.uid}/link/recover`, {});
-    expect(again.body).toMatchObject({ recovery: { asked: 0, errors: [] } });
+    const again = await restarted.call('links.recover', { uid: webhook.uid });
+    expect(again).toMatchObject({ recovery: { asked: 0, errors: [] } });
     const third = await restart();
     await third.core.links.idle();
     expect(stripe.retryRequests).toHaveLength(4);
