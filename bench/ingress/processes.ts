@@ -47,6 +47,8 @@ export function launcherEnv(): Record<string, string> {
  * Chunks sit beside the entries, where the core looks for the writer thread's script.
  */
 function bundled(script: string, extension = '.mjs'): Promise<string> {
+  // Already a bundle (an earlier build kept for an A/B run): run as it is.
+  if (script.endsWith('.mjs')) return Promise.resolve(join(REPO_ROOT, script));
   let outfile = bundles.get(script);
   if (!outfile) {
     const name = basename(script).replace(/\.ts$/, '');

@@ -78,7 +78,8 @@ export async function listen(handler: Handler, host: string, port: number): Prom
   // Requests whose answer is still being written, by socket: a parse error in the bytes that
   // follow a complete request (a Content-Length shorter than the body) must not swallow that
   // request's answer, or a sender would read 400 for a delivery the relay recorded.
-  const answering = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+  // The response alone (its request is `res.req`): no object per request.
+  const answering = new WeakMap<Socket, ServerResponse>();
   const refusing = new WeakSet<Socket>();
   // What each open socket is doing and since when: waiting for a request's headers (req null)
   // or receiving a request. Only read while closing (see close below).
@@ -92,7 +93,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
       maxHeaderSize: 16 * 1024,
     },
     (req, res) => {
-      answering.set(req.socket, { req, res });
+      answering.set(req.socket, res);
       const phase = phases.get(req.socket);
       // Written in place, not Object.assign'd from a literal: one object fewer per request.
       if (phase) {
@@ -101,7 +102,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
       }
       res.once('close', () => {
         // A pipelined request on the same socket may already have taken the slot.
-        if (answering.get(req.socket)?.res === res) answering.delete(req.socket);
+        if (answering.get(req.socket) === res) answering.delete(req.socket);
         if (phase?.req === req) {
           phase.since = Date.now();
           phase.req = null;
@@ -164,9 +165,9 @@ export async function listen(handler: Handler, host: string, port: number): Prom
       );
     };
     const pending = answering.get(socket);
-    if (pending?.req.complete && !pending.res.writableFinished) {
-      pending.res.once('finish', refuse);
-      pending.res.once('close', () => pending.res.writableFinished || socket.destroy());
+    if (pending?.req.complete && !pending.writableFinished) {
+      pending.once('finish', refuse);
+      pending.once('close', () => pending.writableFinished || socket.destroy());
       return;
     }
     refuse();

@@ -57,11 +57,25 @@ function failed(attempt: Attempt, error: unknown): void {
 }
 
 /**
+ * Koa, less what the ingress turns off anyway. Koa's own `handleRequest` attaches on-finished
+ * listeners to every response and socket (to hand a failed write to `app.onerror`, which is
+ * silent here) and calls `respond` once the middleware is done (off: `ctx.respond = false`); on
+ * a path that answers in a few dozen µs, those listeners were a measured share of each request
+ * (docs/operations/performance.md, the ingress section). The context and the middleware are
+ * Koa's as before; an error the flow did not catch still goes to `ctx.onerror`.
+ */
+class IngressKoa extends Koa {
+  handleRequest(ctx: Koa.Context, middleware: (ctx: Koa.Context) => Promise<void>): Promise<void> {
+    return middleware(ctx).catch((error: Error) => ctx.onerror(error));
+  }
+}
+
+/**
  * The ingress Koa app: one middleware, the flow. Every answer is written to the response directly
  * (reply.ts), not through Koa's body handling.
  */
 export function createIngressApp(deps: IngressDeps): Koa {
-  const app = new Koa();
+  const app = new IngressKoa();
   app.silent = true;
   app.use((ctx) => {
     ctx.respond = false;

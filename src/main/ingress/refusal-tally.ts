@@ -68,7 +68,8 @@ export class RefusalTally {
   /** A ring of the last hour's minutes: which minute each slot holds, and its counts by status. */
   private readonly minuteOf = new Float64Array(HOUR_MINUTES).fill(-1);
   private readonly perMinute = new Uint32Array(HOUR_MINUTES * 3);
-  private summary = new Map<string, number>();
+  /** Since the last summary line: counts by status, then by reason (no key string per request). */
+  private summary = new Map<RefusalStatus, Map<string, number>>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly log: Logger) {
@@ -76,9 +77,10 @@ export class RefusalTally {
     this.timer.unref();
   }
 
-  /** The ingress's one call per refused request. */
+  /** The ingress's one call per refused request; the tally keeps `refusal`, its path redacted. */
   add(refusal: Refusal): void {
-    this.ring[this.next] = { ...refusal, path: redactPath(refusal.path) };
+    refusal.path = redactPath(refusal.path);
+    this.ring[this.next] = refusal;
     this.next = (this.next + 1) % REFUSALS_KEPT;
     this.totals[refusal.status]++;
     const minute = Math.floor(refusal.at / MINUTE_MS);
@@ -88,8 +90,9 @@ export class RefusalTally {
       this.perMinute.fill(0, at * 3, at * 3 + 3);
     }
     this.perMinute[at * 3 + slot(refusal.status)]!++;
-    const key = `${refusal.status} ${refusal.reason}`;
-    this.summary.set(key, (this.summary.get(key) ?? 0) + 1);
+    let reasons = this.summary.get(refusal.status);
+    if (!reasons) this.summary.set(refusal.status, (reasons = new Map<string, number>()));
+    reasons.set(refusal.reason, (reasons.get(refusal.reason) ?? 0) + 1);
   }
 
   /** Newest first; only those naming `webhookUid` when given. */
@@ -124,8 +127,11 @@ export class RefusalTally {
 
   flush(): void {
     if (this.summary.size === 0) return;
-    const total = [...this.summary.values()].reduce((a, b) => a + b, 0);
-    const parts = [...this.summary].map(([key, n]) => `${key} ×${n}`).join('; ');
+    const counts = [...this.summary].flatMap(([status, reasons]) =>
+      [...reasons].map(([reason, n]) => ({ key: `${status} ${reason}`, n })),
+    );
+    const total = counts.reduce((sum, { n }) => sum + n, 0);
+    const parts = counts.map(({ key, n }) => `${key} ×${n}`).join('; ');
     this.summary = new Map();
     this.log.info(`[ingress] refused ${total} request(s) without logging them each: ${parts}`);
   }

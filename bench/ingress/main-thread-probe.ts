@@ -1,0 +1,104 @@
+/**
+ * A quick look at where the relay's main thread spends its time, outside the full suite:
+ *   node --import tsx bench/ingress/main-thread-probe.ts [seconds] [rounds] [profile-dir]
+ * starts bare node:http, e2, the relay and the relay without its search index (as the ingress
+ * suite does), loads each with wrk at 1 KB in interleaved rounds and prints main-thread and
+ * process CPU per answered request; with a profile dir, the relays run under `--cpu-prof`
+ * (written there when they stop) for `npx speedscope` or Chrome's DevTools.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchRelayInfo } from '../relay-server.js';
+import { mainThreadCpu, processesCpu } from './cpu-time.js';
+import { launcherEnv, launcherFlags, startServer, type ServerProcess } from './processes.js';
+import { runWrk } from './wrk-load.js';
+
+const [seconds = '5', rounds = '3', profileDir] = process.argv.slice(2);
+const work = mkdtempSync(join(tmpdir(), 'hookport-probe-'));
+const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const sum = (sample: Map<number, number>): number =>
+  [...sample.values()].reduce((a, b) => a + b, 0);
+
+interface Target {
+  name: string;
+  server: ServerProcess<unknown>;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** BEFORE=<dir>: also runs `<dir>/relay-server.mjs`, an earlier build kept under out/, for A/B. */
+const before = process.env.BEFORE;
+const relay = async (name: string, options: string[], bundle?: string): Promise<Target> => {
+  const server = await startServer<BenchRelayInfo>(
+    bundle ?? 'bench/relay-server.ts',
+    [mkdtempSync(join(work, name)), ...options],
+    bundle ? [] : ['src/main/store/sqlite/writer-thread.ts'],
+    [...launcherFlags(), ...profile],
+    launcherEnv(),
+  );
+  const headers = { authorization: `Bearer ${server.info.secret ?? ''}` };
+  const notFound = options.includes('404');
+  const url = notFound ? server.info.unknownWebhookUrl : server.info.webhookUrl;
+  return { name, server, url, headers };
+};
+const plain = async (name: string, script: string, threads: string[] = []): Promise<Target> => {
+  const server = await startServer<{ url: string }>(
+    script,
+    [mkdtempSync(join(work, name))],
+    threads,
+  );
+  return { name, server, url: server.info.url, headers: {} };
+};
+
+/** TARGETS=<names>: only these (default: all but the `before` pair, which needs BEFORE). */
+const wanted = (process.env.TARGETS ?? 'bare,e2,relay,relay-no-index,relay-404,before,before-404')
+  .split(',')
+  .filter((name) => before || !name.startsWith('before'));
+const starters: Record<string, () => Promise<Target>> = {
+  bare: () => plain('bare', 'bench/ingress/bare-server.ts'),
+  e2: () =>
+    plain('e2', 'bench/ingress/worker-commit-server.ts', ['bench/ingress/worker-commit-writer.ts']),
+  relay: () => relay('relay', ['raised']),
+  'relay-no-index': () => relay('relay-no-index', ['raised', 'no-search']),
+  'relay-404': () => relay('relay-404', ['raised', '404']),
+  before: () => relay('before', ['raised'], `${before}/relay-server.mjs`),
+  'before-404': () => relay('before-404', ['raised', '404'], `${before}/relay-server.mjs`),
+};
+const targets: Target[] = [];
+for (const name of wanted) targets.push(await starters[name]!());
+const mains = new Map<string, number[]>();
+try {
+  for (let round = 0; round < Number(rounds); round++) {
+    for (const target of targets) {
+      const pid = target.server.child.pid!;
+      const before = [sum(mainThreadCpu(pid)), sum(processesCpu([pid]))];
+      const result = await runWrk({
+        url: target.url,
+        bodyBytes: 1024,
+        connections: 50,
+        seconds: Number(seconds),
+        headers: target.headers,
+        idPrefix: `${target.name}-${round}-${Date.now()}`,
+      });
+      const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+      const main = ((sum(mainThreadCpu(pid)) - before[0]!) * 1000) / answered;
+      const all = ((sum(processesCpu([pid])) - before[1]!) * 1000) / answered;
+      const line = `${Math.round(result.requestsPerSecond)} req/s main ${main.toFixed(0)} µs all ${all.toFixed(0)} µs ${JSON.stringify(result.statuses)}`;
+      mains.set(target.name, [...(mains.get(target.name) ?? []), main]);
+      console.log(`${target.name.padEnd(16)} ${line}`);
+    }
+  }
+  // Other load on the machine only adds CPU per request: the lowest round is the least disturbed.
+  console.log('\nmain thread µs per request, lowest and median round:');
+  for (const [name, values] of mains) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    console.log(
+      `${name.padEnd(16)} ${sorted[0]!.toFixed(0).padStart(5)} ${median.toFixed(0).padStart(5)}`,
+    );
+  }
+} finally {
+  await Promise.all(targets.map((t) => t.server.stop()));
+  rmSync(work, { recursive: true, force: true });
+}
