@@ -16,6 +16,18 @@ if (!process.env.ELECTRON_MAJOR_VER && !existsSync(electronPackage)) {
   process.env.ELECTRON_MAJOR_VER = /\d+/.exec(manifest.optionalDependencies.electron)![0];
 }
 
+/**
+ * The UI's chunks: the boot script (src/renderer/boot, tiny), one page each, and one `app` chunk
+ * for everything else (React, zod, the contract, the shell, shared components). Left to itself
+ * the bundler cuts a dozen sub-kilobyte shared chunks; over HTTP/1.1's six connections each is a
+ * request the first screen's API reads queue behind. The boot imports the bridge's name only.
+ */
+const inAppChunk = (id: string): boolean =>
+  !id.startsWith('\0') && // Vite's own helpers, which the boot script uses too
+  !id.endsWith('.html') &&
+  !/[\\/]src[\\/]renderer[\\/](boot|pages)[\\/]/.test(id) &&
+  !/[\\/]shared[\\/]bridge\.ts$/.test(id);
+
 // One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
 // which starts the writer thread's script),
 // the sandboxed preload (CommonJS, as Electron's sandbox requires), and the React renderer.
@@ -52,7 +64,17 @@ export default defineConfig({
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       // electron-vite leaves bundles unminified; the UI is also served to a browser tab.
       minify: true,
-      rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
+      rollupOptions: {
+        input: resolve(import.meta.dirname, 'src/renderer/index.html'),
+        // The boot script's own modules stay in it: the app's modules import some of them.
+        output: {
+          codeSplitting: {
+            groups: [{ name: 'app', test: inAppChunk, includeDependenciesRecursively: false }],
+          },
+        },
+        // Else the bundler merges the app's chunk into the boot script, which imports nothing.
+        experimental: { chunkOptimization: { mergeCommonChunks: false } },
+      },
     },
   },
 });
