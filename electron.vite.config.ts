@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 
 // Building needs Electron's version, not Electron. It is an optional dependency (its install
 // fetches a binary from GitHub's downloads, which some machines cannot reach, and the relay does
@@ -27,6 +28,32 @@ const inAppChunk = (id: string): boolean =>
   !id.endsWith('.html') &&
   !/[\\/]src[\\/]renderer[\\/](boot|pages)[\\/]/.test(id) &&
   !/[\\/]shared[\\/]bridge\.ts$/.test(id);
+
+/**
+ * A modulepreload hint for the `app` chunk in index.html: the browser fetches the largest script
+ * while it still waits for the boot script, instead of one round trip after it.
+ */
+function preloadAppChunk(): Plugin {
+  return {
+    name: 'hookport-preload-app-chunk',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const app = Object.values(context.bundle ?? {}).find(
+          (output) => output.type === 'chunk' && output.name === 'app',
+        );
+        if (!app) return [];
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${app.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
 
 // One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
 // which starts the writer thread's script),
@@ -59,7 +86,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    plugins: [react(), preloadAppChunk()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       // electron-vite leaves bundles unminified; the UI is also served to a browser tab.
