@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 
 // Building needs Electron's version, not Electron. It is an optional dependency (its install
 // fetches a binary from GitHub's downloads, which some machines cannot reach, and the relay does
@@ -14,6 +15,44 @@ if (!process.env.ELECTRON_MAJOR_VER && !existsSync(electronPackage)) {
     optionalDependencies: { electron: string };
   };
   process.env.ELECTRON_MAJOR_VER = /\d+/.exec(manifest.optionalDependencies.electron)![0];
+}
+
+/**
+ * The UI's chunks: the boot script (src/renderer/boot, tiny), one page each, and one `app` chunk
+ * for everything else (React, zod, the contract, the shell, shared components). Left to itself
+ * the bundler cuts a dozen sub-kilobyte shared chunks; over HTTP/1.1's six connections each is a
+ * request the first screen's API reads queue behind. The boot imports the bridge's name only.
+ */
+const inAppChunk = (id: string): boolean =>
+  !id.startsWith('\0') && // Vite's own helpers, which the boot script uses too
+  !id.endsWith('.html') &&
+  !/[\\/]src[\\/]renderer[\\/](boot|pages)[\\/]/.test(id) &&
+  !/[\\/]shared[\\/]bridge\.ts$/.test(id);
+
+/**
+ * A modulepreload hint for the `app` chunk in index.html: the browser fetches the largest script
+ * while it still waits for the boot script, instead of one round trip after it.
+ */
+function preloadAppChunk(): Plugin {
+  return {
+    name: 'hookport-preload-app-chunk',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const app = Object.values(context.bundle ?? {}).find(
+          (output) => output.type === 'chunk' && output.name === 'app',
+        );
+        if (!app) return [];
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${app.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
 }
 
 // One build for three targets: the Node side (Electron main + the `hookport` CLI share the core,
@@ -47,12 +86,22 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    plugins: [react(), preloadAppChunk()],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       // electron-vite leaves bundles unminified; the UI is also served to a browser tab.
       minify: true,
-      rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
+      rollupOptions: {
+        input: resolve(import.meta.dirname, 'src/renderer/index.html'),
+        // The boot script's own modules stay in it: the app's modules import some of them.
+        output: {
+          codeSplitting: {
+            groups: [{ name: 'app', test: inAppChunk, includeDependenciesRecursively: false }],
+          },
+        },
+        // Else the bundler merges the app's chunk into the boot script, which imports nothing.
+        experimental: { chunkOptimization: { mergeCommonChunks: false } },
+      },
     },
   },
 });

@@ -8,13 +8,15 @@
  *      500 deliveries): the longest task (PerformanceObserver 'longtask') from the first key to
  *      the lab's answer for the finished filter. Baseline: the same typing where the webhook has
  *      50 deliveries. Target: no task over 50 ms.
- * Wall-clock times on a shared machine: run it when the machine is otherwise idle. Medians.
+ * Wall-clock times on a shared machine: each figure is printed beside the load average it was
+ * taken at. Medians. `--trace <file>` also records one uncached first screen (traceFirstRows).
  */
 import type { Browser, Page } from 'playwright-core';
 import { startBenchCore, type BenchCore } from '../bench-core.js';
 import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import type { BenchSuite } from './index.js';
+import { firstRowMs, printMeasures, sample, type Sample } from './ui-browser.js';
 import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const ROUNDS = 5;
@@ -23,11 +25,6 @@ const SMALL_LOG = 50;
 /** What the operator types, key by key, with a person's pace between keys. */
 const FILTER = '{"action": ["opened"], "pull_request": {"additions": {"$gt": 100}}}';
 const KEY_DELAY_MS = 40;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 /** A pull request as GitHub sends it (docs.github.com, "pull_request" event), trimmed. */
 const pullRequest = (i: number): string =>
@@ -60,19 +57,6 @@ async function hookWithLog(bench: BenchCore, name: string, count: number): Promi
   return { uid, automationId: automation.id };
 }
 
-/**
- * Runs in the page until `condition` holds in an animation frame; answers performance.now()
- * then (from navigation start). Page code is text: this file is type-checked for Node.
- */
-function untilFrame(page: Page, condition: string): Promise<number> {
-  return page.evaluate<number>(`(async () => {
-    for (;;) {
-      await new Promise(requestAnimationFrame);
-      if (${condition}) return performance.now();
-    }
-  })()`);
-}
-
 /** A signed-in context whose HTTP cache is off, as a first visit finds it. */
 async function coldPage(browser: Browser, bench: BenchCore): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
@@ -86,14 +70,53 @@ async function coldPage(browser: Browser, bench: BenchCore): Promise<Page> {
   return page;
 }
 
-async function firstRowsMs(browser: Browser, bench: BenchCore, uid: string): Promise<number> {
+/** One uncached first screen: navigation start → the first delivery row. */
+async function uncachedFirstRowMs(
+  browser: Browser,
+  bench: BenchCore,
+  uid: string,
+): Promise<number> {
   const page = await coldPage(browser, bench);
   try {
-    await page.goto(`${bench.core.adminUrl}/#/webhooks/${uid}`, { waitUntil: 'commit' });
-    return await untilFrame(
-      page,
-      `document.querySelector('[aria-label="Deliveries, newest first"] [data-delivery-id]')`,
+    return await firstRowMs(page, bench.core.adminUrl!, uid);
+  } finally {
+    await page.context().close();
+  }
+}
+
+/**
+ * `--trace <file>`: one more uncached first screen, recorded as a Chromium performance trace
+ * (chrome://tracing, or DevTools' Performance panel: script compile and run, tasks, requests), and
+ * its requests printed in the order they started: what the first rows waited on.
+ */
+async function traceFirstRows(browser: Browser, bench: BenchCore, uid: string, file: string) {
+  const page = await coldPage(browser, bench);
+  try {
+    await browser.startTracing(page, {
+      path: file,
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'disabled-by-default-v8.compile',
+        'loading',
+      ],
+    });
+    const rowAt = await firstRowMs(page, bench.core.adminUrl!, uid);
+    await browser.stopTracing();
+    const requests = await page.evaluate<
+      Array<{ name: string; start: number; end: number; bytes: number }>
+    >(`performance.getEntriesByType('resource').map((e) => ({
+      name: e.name.replace(location.origin, ''), start: e.startTime, end: e.responseEnd, bytes: e.encodedBodySize,
+    }))`);
+    console.log(
+      `\nTrace of one uncached first screen: ${file}; first row at ${rowAt.toFixed(0)} ms`,
     );
+    console.log('| request | started | answered | bytes on the wire |');
+    console.log('| --- | --- | --- | --- |');
+    for (const r of requests.filter((r) => r.start < rowAt)) {
+      console.log(`| ${r.name} | ${r.start.toFixed(0)} ms | ${r.end.toFixed(0)} ms | ${r.bytes} |`);
+    }
   } finally {
     await page.context().close();
   }
@@ -134,14 +157,14 @@ export const uiFirstHourSuite: BenchSuite = {
       const small = await hookWithLog(bench, 'small-log', SMALL_LOG);
       const large = await hookWithLog(bench, 'large-log', LARGE_LOG);
       // One warm-up: the first round must not time the browser's and the relay's own start.
-      await firstRowsMs(browser, bench, small.uid);
+      await uncachedFirstRowMs(browser, bench, small.uid);
 
-      const rows = { small: [] as number[], large: [] as number[] };
-      const longest = { small: [] as number[], large: [] as number[] };
-      const over50 = { small: [] as number[], large: [] as number[] };
+      const rows = { small: [] as Sample[], large: [] as Sample[] };
+      const longest = { small: [] as Sample[], large: [] as Sample[] };
+      const over50 = { small: [] as Sample[], large: [] as Sample[] };
       for (let round = 0; round < ROUNDS; round++) {
-        rows.small.push(await firstRowsMs(browser, bench, small.uid));
-        rows.large.push(await firstRowsMs(browser, bench, large.uid));
+        rows.small.push(sample(await uncachedFirstRowMs(browser, bench, small.uid)));
+        rows.large.push(sample(await uncachedFirstRowMs(browser, bench, large.uid)));
       }
       for (let round = 0; round < Math.ceil(ROUNDS / 2); round++) {
         for (const [which, hook] of [
@@ -149,28 +172,39 @@ export const uiFirstHourSuite: BenchSuite = {
           ['large', large],
         ] as const) {
           const tasks = await typingLongTasks(browser, bench, hook);
-          longest[which].push(Math.max(0, ...tasks));
-          over50[which].push(tasks.filter((ms) => ms > 50).length);
+          longest[which].push(sample(Math.max(0, ...tasks)));
+          over50[which].push(sample(tasks.filter((ms) => ms > 50).length));
         }
       }
 
-      const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
       console.log(
         `(${LARGE_LOG.toLocaleString('en-US')} vs ${SMALL_LOG} deliveries; medians of ${ROUNDS} rounds for first rows, ${Math.ceil(ROUNDS / 2)} for typing ${FILTER.length} keys)`,
       );
-      console.log('| measure | baseline | measured | ratio | target |');
-      console.log('| --- | --- | --- | --- | --- |');
-      const line = (what: string, base: number[], value: number[], target: string): void => {
-        const ratio = median(value) / Math.max(1, median(base));
-        console.log(
-          `| ${what} | ${fmt(median(base))} | ${fmt(median(value))} | ${ratio.toFixed(2)} | ${target} |`,
-        );
-      };
-      line('first delivery row, uncached, 1024×768', rows.small, rows.large, '< 1000 ms');
-      line('longest task while typing a filter', longest.small, longest.large, '≤ 50 ms');
-      console.log(
-        `| long tasks over 50 ms while typing | ${median(over50.small)} | ${median(over50.large)} | | 0 |`,
-      );
+      printMeasures([
+        {
+          what: 'first delivery row, uncached, 1024×768',
+          baseline: rows.small,
+          measured: rows.large,
+          target: '< 1000 ms',
+        },
+        {
+          what: 'longest task while typing a filter',
+          baseline: longest.small,
+          measured: longest.large,
+          target: '≤ 50 ms',
+        },
+        {
+          what: 'long tasks over 50 ms while typing',
+          baseline: over50.small,
+          measured: over50.large,
+          target: '0',
+          unit: String,
+        },
+      ]);
+      const trace = process.argv.indexOf('--trace');
+      if (trace > 0 && process.argv[trace + 1]) {
+        await traceFirstRows(browser, bench, large.uid, process.argv[trace + 1]!);
+      }
     } finally {
       await browser.close();
       await bench.stop();

@@ -11,16 +11,12 @@ import { startBenchCore } from '../bench-core.js';
 import { launchBrowser, UI_DIR } from '../../test/e2e/support/browser.js';
 import { seedLog } from '../../test/support/seed-log.js';
 import type { BenchSuite } from './index.js';
+import { firstRowMs, printMeasures, sample, untilFrame, type Sample } from './ui-browser.js';
 import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 
 const ROUNDS = 7;
 const LARGE_LOG = 100_000;
 const SMALL_LOG = 50;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 type Created = { webhook: { uid: string }; secret: string; ingressUrl: string };
 
@@ -47,31 +43,6 @@ function payloadOf(bytes: number): string {
   const head = JSON.stringify({ items }).slice(0, -1);
   const padding = bytes - head.length - ',"pad":""}'.length;
   return `${head},"pad":"${'x'.repeat(padding)}"}`;
-}
-
-/** Navigation start → the frame in which the first row of Recent deliveries exists. */
-async function firstRowMs(page: Page, adminUrl: string, uid: string): Promise<number> {
-  await page.goto('about:blank');
-  // Polling starts as soon as the document exists, so the frame measured is the row's own.
-  await page.goto(`${adminUrl}/#/webhooks/${uid}`, { waitUntil: 'commit' });
-  return untilFrame(
-    page,
-    `document.querySelector('[aria-label="Deliveries, newest first"] [data-delivery-id]')`,
-  );
-}
-
-/**
- * Runs in the page until `condition` holds in an animation frame; answers performance.now() then.
- * Page code is text: this file is type-checked for Node (no DOM), and Runtime.evaluate is not
- * bound by the UI's CSP, which forbids the eval that waitForFunction would need.
- */
-function untilFrame(page: Page, condition: string): Promise<number> {
-  return page.evaluate<number>(`(async () => {
-    for (;;) {
-      await new Promise(requestAnimationFrame);
-      if (${condition}) return performance.now();
-    }
-  })()`);
 }
 
 /** Click on the row → the frame in which the payload tree shows its first node. */
@@ -119,35 +90,35 @@ export const uiSuite: BenchSuite = {
       await firstRowMs(page, core.adminUrl!, small.webhook.uid);
       await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb1);
 
-      const rows = { small: [] as number[], large: [] as number[] };
-      const opens = { kb1: [] as number[], kb256: [] as number[] };
+      const rows = { small: [] as Sample[], large: [] as Sample[] };
+      const opens = { kb1: [] as Sample[], kb256: [] as Sample[] };
       for (let round = 0; round < ROUNDS; round++) {
-        rows.small.push(await firstRowMs(page, core.adminUrl!, small.webhook.uid));
-        rows.large.push(await firstRowMs(page, core.adminUrl!, large.webhook.uid));
-        opens.kb1.push(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb1));
-        opens.kb256.push(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb256));
+        rows.small.push(sample(await firstRowMs(page, core.adminUrl!, small.webhook.uid)));
+        rows.large.push(sample(await firstRowMs(page, core.adminUrl!, large.webhook.uid)));
+        opens.kb1.push(sample(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb1)));
+        opens.kb256.push(
+          sample(await openPayloadMs(page, core.adminUrl!, bodies.webhook.uid, kb256)),
+        );
       }
       await context.close();
 
-      const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
       console.log(
-        `(${LARGE_LOG.toLocaleString('en-US')} deliveries seeded in ${fmt(seededMs)}; medians of ${ROUNDS} rounds)`,
+        `(${LARGE_LOG.toLocaleString('en-US')} deliveries seeded in ${seededMs.toFixed(0)} ms; medians of ${ROUNDS} rounds)`,
       );
-      console.log('| measure | baseline | measured | ratio | target |');
-      console.log('| --- | --- | --- | --- | --- |');
-      const line = (what: string, base: number[], value: number[], target: string): void => {
-        const ratio = median(value) / median(base);
-        console.log(
-          `| ${what} | ${fmt(median(base))} | ${fmt(median(value))} | ${ratio.toFixed(2)} | ${target} |`,
-        );
-      };
-      line(
-        `first row of Recent deliveries: ${LARGE_LOG.toLocaleString('en-US')} vs ${SMALL_LOG} stored`,
-        rows.small,
-        rows.large,
-        '< 300 ms',
-      );
-      line('open a payload as a tree: 256 KB vs 1 KB', opens.kb1, opens.kb256, '< 200 ms');
+      printMeasures([
+        {
+          what: `first row of Recent deliveries: ${LARGE_LOG.toLocaleString('en-US')} vs ${SMALL_LOG} stored`,
+          baseline: rows.small,
+          measured: rows.large,
+          target: '< 300 ms',
+        },
+        {
+          what: 'open a payload as a tree: 256 KB vs 1 KB',
+          baseline: opens.kb1,
+          measured: opens.kb256,
+          target: '< 200 ms',
+        },
+      ]);
     } finally {
       await browser.close();
       await bench.stop();

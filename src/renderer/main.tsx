@@ -6,21 +6,23 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
 import { startFirstReads } from './app/first-reads.js';
-import { preloadPage } from './app/lazy-pages.js';
+import { preloadPage } from './boot/page-chunks.js';
 import { currentRoute } from './app/router.js';
 import { pickClient } from './client/pick-client.js';
 
-// The page's chunk and the reads its first screen waits on start together, before React renders.
+// The boot script started these reads; here they are taken as contract calls, before React runs.
 const route = currentRoute();
 const client = pickClient();
-preloadPage(route[0]);
 startFirstReads(client, route);
 
-const root = document.getElementById('root');
-if (root) {
+// The first render waits for the page's chunk (already on its way), so that React never shows
+// Suspense's fallback, which holds the page back for its reveal throttle once shown.
+void preloadPage(route[0]).then(() => {
+  const root = document.getElementById('root');
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <App client={client} />
     </StrictMode>,
   );
-}
+});

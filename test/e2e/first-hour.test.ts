@@ -1,10 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { post } from '../integration/signatures/support/relay-calls.js';
+import { axeProblems } from './support/axe.js';
 import { openUi, useBrowserAndRelay } from './support/browser.js';
+import { cutOffParts } from './support/layout.js';
 import {
   addWebhookButton,
   deliveryList,
@@ -12,11 +11,6 @@ import {
   oneTime,
   recentDeliveries,
 } from './support/webhooks-ui.js';
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 /** A pull request as GitHub sends it (docs.github.com, "pull_request" event), trimmed. */
 const PULL_REQUEST = JSON.stringify({
@@ -34,34 +28,6 @@ const githubHeaders = (body: string, secret: string, contentType: string) => ({
   'X-GitHub-Delivery': randomUUID(),
   'X-Hub-Signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
 });
-
-/** Contrast and the rest of WCAG A/AA on what is on screen now (serious and critical only). */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate<
-    Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>
-  >(
-    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations)`,
-  );
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** Every visible cell of the delivery rows ends inside the window: no column is cut off. */
-async function cutOffCells(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`(() => {
-    const width = document.documentElement.clientWidth;
-    const cut = [];
-    for (const cell of document.querySelectorAll('.delivery-row > *')) {
-      const box = cell.getBoundingClientRect();
-      if (box.width === 0) continue;
-      if (box.left < 0 || box.right > width + 0.5) cut.push(cell.className + ' ' + box.right + ' > ' + width);
-    }
-    if (document.documentElement.scrollWidth > width) cut.push('the page scrolls sideways');
-    return cut;
-  })()`);
-}
 
 const VIEWPORTS = [
   { width: 1024, height: 768 },
@@ -102,7 +68,7 @@ describe('the operator’s first hour with a GitHub webhook', () => {
         expect(await loopback.getByRole('link').getAttribute('href')).toBe('#/settings');
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          expect(await axeProblems(page), `checklist, ${scheme}`).toEqual([]);
+          expect(await axeProblems(page, `checklist, ${scheme}`)).toEqual([]);
         }
         const url = await oneTime(page, 'ingress-url');
         await page.getByRole('button', { name: 'Done' }).click();
@@ -136,10 +102,10 @@ describe('the operator’s first hour with a GitHub webhook', () => {
         await page.keyboard.press('Escape');
         await expect.poll(() => refusedRow.getAttribute('aria-expanded')).toBe('false');
 
-        expect(await cutOffCells(page)).toEqual([]);
+        expect(await cutOffParts(page)).toEqual([]);
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          expect(await axeProblems(page), `deliveries, ${scheme}`).toEqual([]);
+          expect(await axeProblems(page, `deliveries, ${scheme}`)).toEqual([]);
         }
 
         // A search marks where the summary matched.

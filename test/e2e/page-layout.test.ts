@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   createAutomation,
@@ -14,14 +11,10 @@ import { seedLog } from '../support/seed-log.js';
 import { waitFor } from '../support/wait.js';
 import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 import { send } from './support/actions.js';
+import { axeProblems } from './support/axe.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
 import { boxOf, cutOffParts, statusLineTop } from './support/layout.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 const VIEWPORTS = [
   { width: 1024, height: 768 },
@@ -34,19 +27,6 @@ const FAILING_COMMAND = [
   '-c',
   `i=0; while [ $i -lt 40 ]; do echo "sync step $i"; i=$((i+1)); done; echo "${STDERR}" >&2; exit 1`,
 ];
-
-/** axe-core's WCAG A/AA checks (contrast among them) on what is on screen: serious and worse. */
-async function axeProblems(page: Page, what: string): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate<
-    Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>
-  >(
-    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations)`,
-  );
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('pages keep what matters in view', { timeout: 90_000 }, () => {
   const env = useBrowserAndRelay();

@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'react';
+import { routeOfHash } from '../boot/route-of-hash.js';
 
 /** Hash routes (`#/webhooks/wh_…`) work the same over HTTP and the desktop's app:// protocol. */
 export type Route = string[];
 
 export function currentRoute(): Route {
-  return window.location.hash
-    .replace(/^#\/?/, '')
-    .split('/')
-    .filter((part) => part !== '')
-    .map((part) => decodeURIComponent(part));
+  return routeOfHash(window.location.hash);
 }
 
 export function routeHref(...parts: string[]): string {

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/**
+ * axe-core's WCAG 2.1 A/AA checks (contrast among them) on what is on screen now, serious and
+ * critical only: each as `what: rule targets`, so a failure names the screen it was found on.
+ */
+export async function axeProblems(page: Page, what: string): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate<
+    Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>
+  >(
+    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations)`,
+  );
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
