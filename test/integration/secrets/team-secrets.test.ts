@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startKeyringSession, type KeyringSession } from '../../support/keyring-session.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -9,13 +9,23 @@ describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backen
   let relay: TestRelay;
   beforeAll(async () => {
     if (backend === 'keychain') keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring?.stop());
-  beforeEach(async () => {
-    keyring?.clear();
     relay = await startTestRelay({ secretBackend: backend });
   });
-  afterEach(() => relay.stop());
+  afterAll(async () => {
+    await relay.stop();
+    await keyring?.stop();
+  });
+  // One relay for the file; each test starts from none of its webhooks and secrets, as a fresh
+  // relay would (webhooks first: a secret in use cannot be deleted).
+  afterEach(async () => {
+    for (const { uid } of (await relay.call('webhooks.list', {})).items) {
+      await relay.call('webhooks.delete', { uid });
+    }
+    for (const { name } of (await relay.call('secrets.list', {})).items) {
+      await relay.call('secrets.delete', { name });
+    }
+    keyring?.clear();
+  });
 
   const create = (input: MethodInput<'secrets.create'>) => relay.call('secrets.create', input);
 
