@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startKeyringSession, type KeyringSession } from '../../support/keyring-session.js';
-import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import {
+  bearer,
+  deleteAllWebhooks,
+  postDelivery,
+  startTestRelay,
+  type TestRelay,
+} from '../../support/relay.js';
 import type { MethodInput } from '../../../src/shared/contract/index.js';
 
 describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backend', (backend) => {
@@ -18,9 +24,7 @@ describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backen
   // One relay for the file; each test starts from none of its webhooks and secrets, as a fresh
   // relay would (webhooks first: a secret in use cannot be deleted).
   afterEach(async () => {
-    for (const { uid } of (await relay.call('webhooks.list', {})).items) {
-      await relay.call('webhooks.delete', { uid });
-    }
+    await deleteAllWebhooks(relay);
     for (const { name } of (await relay.call('secrets.list', {})).items) {
       await relay.call('secrets.delete', { name });
     }

@@ -3,7 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getSignatureScheme } from '../../../../src/main/ingress/schemes/index.js';
 import { waitForDeliveries } from '../../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../../support/raw-http.js';
-import { postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import {
+  deleteAllWebhooks,
+  postDelivery,
+  startTestRelay,
+  type TestRelay,
+} from '../../../support/relay.js';
 import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 const BODY = '{"type":"invoice.paid"}';
@@ -22,11 +27,7 @@ describe.each(storeKinds)('hostile signature headers (%s)', (storeKind) => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
   afterAll(() => relay.stop());
-  afterEach(async () => {
-    for (const { uid } of (await relay.call('webhooks.list', {})).items) {
-      await relay.call('webhooks.delete', { uid });
-    }
-  });
+  afterEach(() => deleteAllWebhooks(relay));
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
