@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/support/long-files-first.js';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests open real ports and real SQLite files; two cores, so keep parallelism modest.
     maxWorkers: 2,
+    // The minutes-long files start first, so that none of them is the run's tail on CI (no cache).
+    sequence: { sequencer: LongFilesFirst },
     reporters: ['default'],
     // Relays started as child processes keep their secrets in files, never in a developer's keychain;
     // the keychain tests start a private Secret Service and opt in explicitly.

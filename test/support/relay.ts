@@ -49,6 +49,17 @@ export interface TestRelay {
 
 export type CreatedWebhook = MethodOutput<'webhooks.create'>;
 
+/**
+ * Deletes every webhook of the default factory, so that a relay shared by a file's tests starts
+ * each of them with none, as a fresh relay would (a factory holds 20 live webhooks, and live
+ * names are unique).
+ */
+export async function deleteAllWebhooks(relay: Pick<TestRelay, 'call'>): Promise<void> {
+  for (const { uid } of (await relay.call('webhooks.list', {})).items) {
+    await relay.call('webhooks.delete', { uid });
+  }
+}
+
 export function tempDir(prefix = 'hookport-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../support/http-request.js';
 import { exchangeRaw, requestHead } from '../../support/raw-http.js';
-import { startTestRelay, type TestRelay } from '../../support/relay.js';
+import { deleteAllWebhooks, startTestRelay, type TestRelay } from '../../support/relay.js';
 
 /**
  * PRODUCT §10: the admin listener answers only when Host names it exactly (DNS rebinding), and
@@ -10,11 +10,13 @@ import { startTestRelay, type TestRelay } from '../../support/relay.js';
 describe('the admin listener Host and Origin guard', () => {
   let relay: TestRelay;
   let port: string;
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay();
     port = new URL(relay.adminUrl).port;
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
+  // One relay for the file; each test starts with no webhooks, as on a fresh relay.
+  afterEach(() => deleteAllWebhooks(relay));
 
   const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
     httpRequest(`${relay.adminUrl}${path}`, {

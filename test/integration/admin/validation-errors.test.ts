@@ -1,15 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 
 /** PRODUCT §11: every validation error is 400 `{"error":{"code","message","path"}}` naming the field. */
 describe('invalid management input', () => {
   let relay: TestRelay;
   let uid: string;
-  beforeEach(async () => {
+  // One relay for the file: every call here is refused, so none changes what the next one sees.
+  beforeAll(async () => {
     relay = await startTestRelay();
     uid = (await relay.createWebhook({ name: 'existing' })).webhook.uid;
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   const cases: Array<[string, string, () => string, unknown, string]> = [
     ['a name with spaces', 'POST', () => '/api/webhooks', { name: 'my hook' }, 'name'],

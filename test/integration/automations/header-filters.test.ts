@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PayloadFilter } from '../../../src/shared/filter/types.js';
 import { createAutomation, listRuns } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
@@ -31,14 +31,19 @@ describe('header filters (filter.headers, §13)', () => {
     expect(sent.status).toBe(202);
     return sent.body.delivery_id!;
   };
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay();
+  });
+  afterAll(() => relay.stop());
+  // A webhook of its own per test: only that test's automations select it, and its deliveries
+  // and runs are the test's alone (deleted after it, since a factory holds 20 live webhooks).
+  beforeEach(async () => {
     ({
       webhook: { uid },
       ingressUrl,
     } = await createSignatureWebhook(relay, github));
   });
-  afterEach(() => relay.stop());
+  afterEach(() => relay.call('webhooks.delete', { uid }));
 
   it('fires for pull_request, not for issues, and Test filter explains why not', async () => {
     const automation = await createAutomation(relay, {

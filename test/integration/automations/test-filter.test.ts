@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../../src/main/cli/admin-client.js';
 import type { MethodInput } from '../../../src/shared/contract/index.js';
 import { webhookTrigger } from '../../support/automations.js';
@@ -16,7 +16,9 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
   let uid: string;
   let otherUid: string;
   let deliveryId: string;
-  beforeEach(async () => {
+  // One relay for the file: Test filter changes nothing, so every test reads the same two
+  // webhooks and delivery (what a test adds has a name of its own).
+  beforeAll(async () => {
     relay = await startTestRelay();
     const created = await relay.createWebhook({ name: 'github-prod' });
     uid = created.webhook.uid;
@@ -24,7 +26,7 @@ describe('Test filter (POST /api/automations/test-filter)', () => {
     const sent = await postDelivery(created.ingressUrl, PULL_REQUEST, bearer(created.secret));
     deliveryId = sent.body.delivery_id!;
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   const test = (trigger: Trigger, id = deliveryId) =>
     relay.call('automations.testFilter', { trigger, deliveryId: id });

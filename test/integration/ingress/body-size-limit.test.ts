@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../src/main/ingress/limits.js';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { bearer, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -10,15 +10,20 @@ describe.each(storeKinds)('the 256 KB body limit (%s)', (storeKind) => {
   let secret: string | null;
   let ingressUrl: string;
   let uid: string;
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
+  });
+  afterAll(() => relay.stop());
+  // A webhook of its own per test: its log is the test's alone (deleted after it, since a
+  // factory holds 20 live webhooks).
+  beforeEach(async () => {
     ({
       secret,
       ingressUrl,
       webhook: { uid },
     } = await relay.createWebhook({ name: 'limit' }));
   });
-  afterEach(() => relay.stop());
+  afterEach(() => relay.call('webhooks.delete', { uid }));
 
   /** A JSON string of exactly `size` bytes. */
   const jsonOfSize = (size: number): string => `"${'x'.repeat(size - 2)}"`;

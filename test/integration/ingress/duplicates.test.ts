@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSignatureScheme } from '../../../src/main/ingress/schemes/index.js';
 import { getDelivery } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -11,10 +11,12 @@ import { storeConfig, storeKinds } from '../../support/stores.js';
  */
 describe.each(storeKinds)('a repeated delivery (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file: every test sends on webhooks of its own, and identity is scoped per
+  // webhook.
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   async function expectDuplicate(firstId: string, secondId: string, source: string): Promise<void> {
     const original = await getDelivery(relay, firstId);

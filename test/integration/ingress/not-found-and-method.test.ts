@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeliveries, logSettled } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
@@ -6,10 +6,12 @@ import { storeConfig, storeKinds } from '../../support/stores.js';
 /** Seed §7: 404 for an unknown webhook; PRODUCT §3: 405 with `Allow: POST` for other methods. */
 describe.each(storeKinds)('requests that are not deliveries (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file: every test sends on webhooks of its own, and what the relay decides
+  // and logs is per webhook.
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   it('answers 404 for a webhook UID that does not exist or a path that is not a webhook', async () => {
     const sent = await postDelivery(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
@@ -7,10 +7,12 @@ import type { Delivery } from '../../support/deliveries.js';
 
 describe.each(storeKinds)('a rejected entry (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file: every test sends on webhooks of its own, and what the relay decides
+  // and logs is per webhook.
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   const newest = (uid: string): Promise<Delivery> =>
     waitFor(async () => {

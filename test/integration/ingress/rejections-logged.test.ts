@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../support/raw-http.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -7,10 +7,12 @@ import { storeConfig, storeKinds } from '../../support/stores.js';
 /** Seed §7: 400, 401 and 413 are answered at once and logged with metadata only, never a payload. */
 describe.each(storeKinds)('a rejected delivery (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file: every test sends on webhooks of its own, and what the relay decides
+  // and logs is per webhook.
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   it('answers 400 for a body that is not JSON and logs "Rejected (invalid JSON)" without the body', async () => {
     const { secret, ingressUrl, webhook } = await relay.createWebhook({ name: 'json' });

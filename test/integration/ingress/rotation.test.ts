@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForDeliveries } from '../../support/deliveries.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
@@ -6,10 +6,12 @@ import { storeConfig, storeKinds } from '../../support/stores.js';
 /** Seed §4.3: the old secret stops working at once, with no overlap window; the new one is shown once. */
 describe.each(storeKinds)('rotating a webhook secret (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file: every test sends on webhooks of its own, and what the relay decides
+  // and logs is per webhook.
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
 
   it('refuses the old token at once and accepts the new one', async () => {
     const {

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listDeliveries, logSettled } from '../../support/deliveries.js';
 import {
   bearer,
+  deleteAllWebhooks,
   postDelivery,
   startTestRelay,
   type CreatedWebhook,
@@ -14,11 +15,15 @@ import type { MethodInput } from '../../../src/shared/contract/index.js';
 describe.each(storeKinds)('a webhook changed by the operator (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
+  });
+  afterAll(() => relay.stop());
+  // One relay for the file; each test starts with only its own webhook, as on a fresh relay.
+  beforeEach(async () => {
     hook = await relay.createWebhook({ name: 'lifecycle' });
   });
-  afterEach(() => relay.stop());
+  afterEach(() => deleteAllWebhooks(relay));
 
   const deliver = (body = '{"n":1}') => postDelivery(hook.ingressUrl, body, bearer(hook.secret));
   const patch = (changes: Omit<MethodInput<'webhooks.update'>, 'uid'>) =>

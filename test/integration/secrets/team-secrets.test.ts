@@ -1,7 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startKeyringSession, type KeyringSession } from '../../support/keyring-session.js';
-import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import {
+  bearer,
+  deleteAllWebhooks,
+  postDelivery,
+  startTestRelay,
+  type TestRelay,
+} from '../../support/relay.js';
 import type { MethodInput } from '../../../src/shared/contract/index.js';
 
 describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backend', (backend) => {
@@ -9,13 +15,21 @@ describe.each(['file', 'keychain'] as const)('team secrets kept in the %s backen
   let relay: TestRelay;
   beforeAll(async () => {
     if (backend === 'keychain') keyring = await startKeyringSession();
-  });
-  afterAll(() => keyring?.stop());
-  beforeEach(async () => {
-    keyring?.clear();
     relay = await startTestRelay({ secretBackend: backend });
   });
-  afterEach(() => relay.stop());
+  afterAll(async () => {
+    await relay.stop();
+    await keyring?.stop();
+  });
+  // One relay for the file; each test starts from none of its webhooks and secrets, as a fresh
+  // relay would (webhooks first: a secret in use cannot be deleted).
+  afterEach(async () => {
+    await deleteAllWebhooks(relay);
+    for (const { name } of (await relay.call('secrets.list', {})).items) {
+      await relay.call('secrets.delete', { name });
+    }
+    keyring?.clear();
+  });
 
   const create = (input: MethodInput<'secrets.create'>) => relay.call('secrets.create', input);
 

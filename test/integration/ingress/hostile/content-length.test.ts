@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   getDelivery,
   listDeliveries,
@@ -24,13 +24,18 @@ describe.each(storeKinds)('a hostile Content-Length (%s)', (storeKind) => {
   let hook: CreatedWebhook;
   let path: string;
   let auth: [string, string];
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
+  });
+  afterAll(() => relay.stop());
+  // A webhook of its own per test: its log is the test's alone (deleted after it, since a
+  // factory holds 20 live webhooks).
+  beforeEach(async () => {
     hook = await relay.createWebhook({ name: 'lengths' });
     path = `/webhooks/w/${hook.webhook.uid}`;
     auth = ['Authorization', `Bearer ${hook.secret}`];
   });
-  afterEach(() => relay.stop());
+  afterEach(() => relay.call('webhooks.delete', { uid: hook.webhook.uid }));
 
   const head = (...headers: Array<[string, string]>) =>
     requestHead('POST', path, relay.ingressUrl, [auth, ...headers]);

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../../support/deliveries.js';
 import {
   bearer,
@@ -19,11 +19,16 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 describe.each(storeKinds)('the bytes of a body (%s)', (storeKind) => {
   let relay: TestRelay;
   let hook: CreatedWebhook;
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
+  });
+  afterAll(() => relay.stop());
+  // A webhook of its own per test: its log is the test's alone (deleted after it, since a
+  // factory holds 20 live webhooks).
+  beforeEach(async () => {
     hook = await relay.createWebhook({ name: 'bytes' });
   });
-  afterEach(() => relay.stop());
+  afterEach(() => relay.call('webhooks.delete', { uid: hook.webhook.uid }));
 
   const send = (body: Buffer, headers: Record<string, string> = {}) =>
     postDelivery(hook.ingressUrl, body, { ...bearer(hook.secret), ...headers });

@@ -1,9 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getSignatureScheme } from '../../../../src/main/ingress/schemes/index.js';
 import { waitForDeliveries } from '../../../support/deliveries.js';
 import { exchangeRaw, requestHead } from '../../../support/raw-http.js';
-import { postDelivery, startTestRelay, type TestRelay } from '../../../support/relay.js';
+import {
+  deleteAllWebhooks,
+  postDelivery,
+  startTestRelay,
+  type TestRelay,
+} from '../../../support/relay.js';
 import { storeConfig, storeKinds } from '../../../support/stores.js';
 
 const BODY = '{"type":"invoice.paid"}';
@@ -16,10 +21,13 @@ const STRIPE_SECRET = 'whsec_stripe_test_signing_secret_0123456789';
  */
 describe.each(storeKinds)('hostile signature headers (%s)', (storeKind) => {
   let relay: TestRelay;
-  beforeEach(async () => {
+  // One relay for the file; each test starts with no webhooks, as on a fresh relay (what the
+  // relay decides and logs is per webhook, and the tests reuse names).
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
   });
-  afterEach(() => relay.stop());
+  afterAll(() => relay.stop());
+  afterEach(() => deleteAllWebhooks(relay));
 
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
