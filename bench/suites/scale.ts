@@ -28,12 +28,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startCore } from '../../src/main/core.js';
 import { silentLogger } from '../../src/main/log.js';
-import { openDatabase } from '../../src/main/store/sqlite/db.js';
-import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import { startServer, type ServerProcess } from '../ingress/processes.js';
 import { pacedSender, type SenderResult } from '../scale/paced-sender.js';
 import type { ScaleRelayInfo } from '../scale/scale-relay.js';
-import { seedWeek } from '../scale/seed-week.js';
+import { bulkSeed } from '../scale/bulk-seed.js';
 import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
 import type { BenchSuite } from './index.js';
 
@@ -80,27 +78,19 @@ async function seed(
     uids.push(created.webhook.uid);
   }
   await core.stop();
-  const db = openDatabase(join(dataDir, 'hookport.sqlite'));
-  const seeding = performance.now();
-  const week = seedWeek(db, {
-    entries,
-    mainShare: 0.6,
-    webhookUids: uids,
-    days: 8,
-    endAt: Date.now(),
-  });
-  const seededMs = performance.now() - seeding;
-  const index = createSearchIndex(db);
-  const indexing = performance.now();
   const leave = Math.round(entries * 0.05);
-  while (index.pending() > leave) index.indexSome(2_000);
-  const indexedMs = performance.now() - indexing;
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  const week = bulkSeed(
+    join(dataDir, 'hookport.sqlite'),
+    { entries, mainShare: 0.6, webhookUids: uids, days: 8, endAt: Date.now() },
+    leave,
+    (line) => console.log(`  ${line}`),
+  );
+  const perS = (n: number, took: number): string => `${(n / (took / 1000)).toFixed(0)} entries/s`;
   console.log(
     `Seeded ${entries.toLocaleString('en-US')} entries (${week.perWebhook[0]!.toLocaleString('en-US')} in the busy webhook, ` +
-      `${mb(week.payloadBytes)} of payloads) in ${ms(seededMs)}; indexed all but ${leave.toLocaleString('en-US')} in ${ms(indexedMs)} ` +
-      `(${((entries - leave) / (indexedMs / 1000)).toFixed(0)} entries/s, in-process)`,
+      `${mb(week.payloadBytes)} of payloads) in ${ms(week.seededMs)} (${perS(entries, week.seededMs)}); ` +
+      `indexed all but ${leave.toLocaleString('en-US')} in ${ms(week.indexedMs)} (${perS(entries - leave, week.indexedMs)}, in bulk), ` +
+      `merged in ${ms(week.mergedMs)}`,
   );
   return { busyUid: uids[0]!, rareOrder: week.rareOrder };
 }
