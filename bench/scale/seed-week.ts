@@ -71,6 +71,63 @@ function bodyPool(seed: number): Array<[before: Buffer, after: Buffer]> {
   });
 }
 
+/** One log entry of the week, as the accept path writes it. */
+export interface WeekRow {
+  id: string;
+  webhookUid: string;
+  label: string;
+  size: number;
+  receivedAt: number;
+  identity: string;
+  reason: string | null;
+  eventType: string | null;
+  path: string;
+  headers: string;
+  /** Accepted entries only: the payload (and the dedupe key). */
+  body: Buffer | null;
+}
+
+/** The week's entries in time order; `week` is filled in as they are taken. */
+export function* weekRows(shape: WeekShape, week: SeededWeek): Generator<WeekRow> {
+  const serial0 = shape.firstSerial ?? 0;
+  const pool = bodyPool(20_261_127 + serial0);
+  const spanMs = shape.days * 24 * 3_600_000;
+  const start = shape.endAt - spanMs;
+  const others = shape.webhookUids.length - 1;
+  for (let i = 0; i < shape.entries; i++) {
+    // Evenly in time; every entry's webhook decided by its place, so each webhook's are spread too.
+    const at = start + Math.floor(((i + 0.5) * spanMs) / shape.entries);
+    const main = others === 0 || (i * 7919) % 1000 < shape.mainShare * 1000;
+    const w = main ? 0 : 1 + (i % others);
+    const uid = shape.webhookUids[w]!;
+    week.perWebhook[w]!++;
+    const serial = serial0 + i;
+    const label = LABELS[serial % LABELS.length]!;
+    const [before, after] = pool[(serial * 7_919) % POOL]!;
+    const order = Buffer.from(String(100_000 + serial));
+    const size = before.length + order.length + after.length;
+    const accepted = label === 'Accepted';
+    if (accepted) {
+      week.payloadBytes += size;
+      if (main && i > shape.entries * 0.6 && week.rareOrder === 0)
+        week.rareOrder = 100_000 + serial;
+    }
+    yield {
+      id: weekId(at, serial),
+      webhookUid: uid,
+      label,
+      size,
+      receivedAt: at,
+      identity: `seed-${serial}`,
+      reason: label === 'Rejected (auth)' ? 'token does not match' : null,
+      eventType: EVENT_TYPES[serial % 4]!,
+      path: `/h/${uid}`,
+      headers: HEADERS(serial),
+      body: accepted ? Buffer.concat([before, order, after], size) : null,
+    };
+  }
+}
+
 export function seedWeek(db: Db, shape: WeekShape): SeededWeek {
   const insert = db.prepare(`
     INSERT INTO deliveries (id, webhook_uid, label, size, received_at, identity, identity_source,
@@ -83,45 +140,37 @@ export function seedWeek(db: Db, shape: WeekShape): SeededWeek {
   const dedupeKey = db.prepare(
     'INSERT OR REPLACE INTO dedupe_keys (webhook_uid, identity, delivery_id, accepted_at) VALUES (?, ?, ?, ?)',
   );
-  const serial0 = shape.firstSerial ?? 0;
-  const pool = bodyPool(20_261_127 + serial0);
-  const spanMs = shape.days * 24 * 3_600_000;
-  const start = shape.endAt - spanMs;
-  const perWebhook = shape.webhookUids.map(() => 0);
-  const others = shape.webhookUids.length - 1;
-  let payloadBytes = 0;
-  let rareOrder = 0;
-  const chunk = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      // Evenly in time; every entry's webhook decided by its place, so each webhook's are spread too.
-      const at = start + Math.floor(((i + 0.5) * spanMs) / shape.entries);
-      const main = others === 0 || (i * 7919) % 1000 < shape.mainShare * 1000;
-      const w = main ? 0 : 1 + (i % others);
-      const uid = shape.webhookUids[w]!;
-      perWebhook[w]!++;
-      const serial = serial0 + i;
-      const label = LABELS[serial % LABELS.length]!;
-      const [before, after] = pool[(serial * 7_919) % POOL]!;
-      const order = Buffer.from(String(100_000 + serial));
-      const size = before.length + order.length + after.length;
-      const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
-      const id = weekId(at, serial);
-      const identity = `seed-${serial}`;
-      insert.run(id, uid, label, size, at, identity, reason, EVENT_TYPES[serial % 4]);
-      request.run(id, `/h/${uid}`, HEADERS(serial));
-      if (label === 'Accepted') {
-        payload.run(id, Buffer.concat([before, order, after], size));
-        dedupeKey.run(uid, identity, id, at);
-        payloadBytes += size;
-        if (main && i > shape.entries * 0.6 && rareOrder === 0) rareOrder = 100_000 + serial;
+  const week: SeededWeek = {
+    payloadBytes: 0,
+    perWebhook: shape.webhookUids.map(() => 0),
+    rareOrder: 0,
+  };
+  const rows = weekRows(shape, week);
+  const chunk = db.transaction((count: number) => {
+    for (let n = 0; n < count; n++) {
+      const row = rows.next().value as WeekRow;
+      insert.run(
+        row.id,
+        row.webhookUid,
+        row.label,
+        row.size,
+        row.receivedAt,
+        row.identity,
+        row.reason,
+        row.eventType,
+      );
+      request.run(row.id, row.path, row.headers);
+      if (row.body) {
+        payload.run(row.id, row.body);
+        dedupeKey.run(row.webhookUid, row.identity, row.id, row.receivedAt);
       }
     }
   });
   const step = shape.chunk ?? CHUNK;
   for (let from = 0; from < shape.entries; from += step) {
     const to = Math.min(shape.entries, from + step);
-    chunk(from, to);
+    chunk(to - from);
     shape.progress?.(to);
   }
-  return { payloadBytes, perWebhook, rareOrder };
+  return week;
 }
