@@ -69,16 +69,32 @@ interface Pair {
   readyMs: number[];
 }
 
-/** Two relays on one database: the first creates the sender's webhook, the second joins it. */
-async function startPair(databaseUrl: string, masterKey: string): Promise<Pair> {
+/**
+ * Two relays on one database: the first creates the sender's webhook, the second joins it.
+ * `onLog` hears each one's `[retention]` and `[search]` lines from its start: the first relay's
+ * prune may be done before the second is listening.
+ */
+async function startPair(
+  databaseUrl: string,
+  masterKey: string,
+  onLog: (line: string) => void = () => undefined,
+): Promise<Pair> {
   const env = { HOOKPORT_DATABASE_URL: databaseUrl, HOOKPORT_MASTER_KEY: masterKey };
   const pair: Pair = { relays: [], dirs: [], readyMs: [] };
   for (const join_ of [[], ['--join']]) {
     const dir = mkdtempSync(join(tmpdir(), 'hookport-scale-pg-relay-'));
     const started = performance.now();
-    pair.relays.push(
-      await startServer<ScaleRelayInfo>(RELAY, [dir, ...join_], [WRITER_THREAD], [], env),
+    const relay = await startServer<ScaleRelayInfo>(
+      RELAY,
+      [dir, ...join_],
+      [WRITER_THREAD],
+      [],
+      env,
     );
+    relay.child.on('message', (message: { log?: string }) => {
+      if (message.log) onLog(message.log);
+    });
+    pair.relays.push(relay);
     pair.readyMs.push(performance.now() - started);
     pair.dirs.push(dir);
   }
@@ -160,17 +176,14 @@ async function run(): Promise<void> {
 
     loads.push(`the week's start ${await loadAverage()}`);
     const started = performance.now();
-    const relays = await startPair(weekUrl, masterKey);
-    let pruned = '';
+    let pruned = 0;
     let prunedAt: number | null = null;
-    for (const relay of relays.relays) {
-      relay.child.on('message', (message: { log?: string }) => {
-        if (message.log?.startsWith('[retention] pruned')) {
-          prunedAt ??= performance.now() - started;
-          pruned = message.log;
-        } else if (message.log) console.log(`relay: ${message.log}`);
-      });
-    }
+    const relays = await startPair(weekUrl, masterKey, (line) => {
+      const count = /^\[retention\] pruned (\d+)/.exec(line);
+      if (!count) return console.log(`relay: ${line}`);
+      prunedAt = performance.now() - started;
+      pruned += Number(count[1]);
+    });
     const [first] = relays.relays;
     const pendingAtStart = (await ask<{ pending: number }>(first!, 'pending')).pending;
     await Promise.all(relays.relays.map((relay) => ask(relay, 'loop')));
@@ -211,7 +224,7 @@ async function run(): Promise<void> {
       `Event loops, longest delay: empty ${quietLoops.map((l) => ms(l.loopMaxMs)).join(' / ')}, the week ${loops.map((l) => `${ms(l.loopMaxMs)} (p99 ${ms(l.loopP99Ms)})`).join(' / ')}`,
     );
     console.log(
-      `Retention: ${pruned || 'not finished'}${prunedAt === null ? '' : `, done ${(prunedAt / 1000).toFixed(0)} s after start`}`,
+      `Retention: ${prunedAt === null ? 'not finished' : `pruned ${pruned} deliveries (both relays' prunes), the last done ${(prunedAt / 1000).toFixed(0)} s after start`}`,
     );
     console.log(
       `Search catch-up (rows of both queues): ${pendingAtStart.toLocaleString('en-US')} queued at start, ${pendingAfter.toLocaleString('en-US')} after ${seconds} s`,
