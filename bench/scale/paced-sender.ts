@@ -23,7 +23,8 @@ const percentile = (sorted: number[], p: number): number =>
  * delivery ID, timed from the request to the answer.
  */
 export async function pacedSender(options: {
-  url: string;
+  /** Several: delivery i goes to the (i mod n)-th, as a round-robin load balancer sends. */
+  url: string | readonly string[];
   secret: string;
   perSecond: number;
   seconds: number;
@@ -33,6 +34,7 @@ export async function pacedSender(options: {
   const timeline: Array<{ atS: number; ms: number }> = [];
   let failed = 0;
   const inFlight: Array<Promise<void>> = [];
+  const urls = typeof options.url === 'string' ? [options.url] : options.url;
   const start = performance.now();
   const total = Math.round(options.perSecond * options.seconds);
   for (let i = 0; i < total; i++) {
@@ -42,7 +44,7 @@ export async function pacedSender(options: {
     const body = realisticPayload(random, 1024 + random.int(1024), 5_000_000 + i);
     const sent = performance.now();
     inFlight.push(
-      fetch(options.url, {
+      fetch(urls[i % urls.length]!, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${options.secret}`,

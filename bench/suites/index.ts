@@ -5,6 +5,7 @@ import { ingressSuite } from './ingress.js';
 import { postgresSuite } from './postgres.js';
 import { postgresStoreSuite } from './postgres-store.js';
 import { scaleSuite } from './scale.js';
+import { scalePostgresSuite } from './scale-postgres.js';
 import { searchSuite } from './search.js';
 import { uiSuite } from './ui.js';
 import { uiFirstHourSuite } from './ui-first-hour.js';
@@ -26,4 +27,5 @@ export const suites: BenchSuite[] = [
   uiSuite,
   uiFirstHourSuite,
   scaleSuite,
+  scalePostgresSuite,
 ];

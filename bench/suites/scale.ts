@@ -28,25 +28,30 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startCore } from '../../src/main/core.js';
 import { silentLogger } from '../../src/main/log.js';
-import { openDatabase } from '../../src/main/store/sqlite/db.js';
-import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import { startServer, type ServerProcess } from '../ingress/processes.js';
 import { pacedSender, type SenderResult } from '../scale/paced-sender.js';
 import type { ScaleRelayInfo } from '../scale/scale-relay.js';
-import { seedWeek } from '../scale/seed-week.js';
+import { bulkSeed } from '../scale/bulk-seed.js';
 import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
+import {
+  ask,
+  loadAverage,
+  ms,
+  printReads,
+  senderRow,
+  timeReads,
+  uiReads,
+} from '../scale/ui-reads.js';
 import type { BenchSuite } from './index.js';
 
 const RELAY = 'bench/scale/scale-relay.ts';
 const WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
 const WEBHOOKS = 20;
-const DAY_MS = 24 * 3_600_000;
 
 function arg(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
-const ms = (value: number): string => `${value.toFixed(0)} ms`;
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
 const fileBytes = (file: string): number =>
   ['', '-wal'].reduce((sum, suffix) => {
@@ -80,27 +85,19 @@ async function seed(
     uids.push(created.webhook.uid);
   }
   await core.stop();
-  const db = openDatabase(join(dataDir, 'hookport.sqlite'));
-  const seeding = performance.now();
-  const week = seedWeek(db, {
-    entries,
-    mainShare: 0.6,
-    webhookUids: uids,
-    days: 8,
-    endAt: Date.now(),
-  });
-  const seededMs = performance.now() - seeding;
-  const index = createSearchIndex(db);
-  const indexing = performance.now();
   const leave = Math.round(entries * 0.05);
-  while (index.pending() > leave) index.indexSome(2_000);
-  const indexedMs = performance.now() - indexing;
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  const week = bulkSeed(
+    join(dataDir, 'hookport.sqlite'),
+    { entries, mainShare: 0.6, webhookUids: uids, days: 8, endAt: Date.now() },
+    leave,
+    (line) => console.log(`  ${line}`),
+  );
+  const perS = (n: number, took: number): string => `${(n / (took / 1000)).toFixed(0)} entries/s`;
   console.log(
     `Seeded ${entries.toLocaleString('en-US')} entries (${week.perWebhook[0]!.toLocaleString('en-US')} in the busy webhook, ` +
-      `${mb(week.payloadBytes)} of payloads) in ${ms(seededMs)}; indexed all but ${leave.toLocaleString('en-US')} in ${ms(indexedMs)} ` +
-      `(${((entries - leave) / (indexedMs / 1000)).toFixed(0)} entries/s, in-process)`,
+      `${mb(week.payloadBytes)} of payloads) in ${ms(week.seededMs)} (${perS(entries, week.seededMs)}); ` +
+      `indexed all but ${leave.toLocaleString('en-US')} in ${ms(week.indexedMs)} (${perS(entries - leave, week.indexedMs)}, in bulk), ` +
+      `merged in ${ms(week.mergedMs)}`,
   );
   return { busyUid: uids[0]!, rareOrder: week.rareOrder };
 }
@@ -136,18 +133,6 @@ async function seedOrReuse(
   return seeded;
 }
 
-function ask<T>(relay: ServerProcess<ScaleRelayInfo>, message: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (answer: Record<string, unknown>): void => {
-      if (answer.log !== undefined) return;
-      relay.child.off('message', on);
-      resolve(answer as T);
-    };
-    relay.child.on('message', on);
-    relay.child.send(message);
-  });
-}
-
 const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 function textArg(name: string): string | null {
   const at = process.argv.indexOf(`--${name}`);
@@ -170,38 +155,6 @@ async function startRelay(
   return { relay, spawnedToReadyMs: performance.now() - started };
 }
 
-type Read = [name: string, path: string];
-
-async function timeReads(
-  info: ScaleRelayInfo,
-  reads: Read[],
-): Promise<Array<[string, number, string]>> {
-  const out: Array<[string, number, string]> = [];
-  for (const [name, path] of reads) {
-    const times: number[] = [];
-    let note = '';
-    for (let round = 0; round < 3; round++) {
-      const started = performance.now();
-      const response = await fetch(`${info.adminUrl}${path}`, {
-        headers: { authorization: `Bearer ${info.adminToken}` },
-      });
-      const text = await response.text();
-      times.push(performance.now() - started);
-      if (response.status !== 200)
-        throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
-      if (text.startsWith('{')) {
-        const total = (JSON.parse(text) as { total?: number }).total;
-        if (total !== undefined) note = total.toLocaleString('en-US');
-      }
-    }
-    out.push([name, times.sort((a, b) => a - b)[1]!, note]);
-  }
-  return out;
-}
-
-const row = (name: string, r: SenderResult): string =>
-  `| ${name} | ${r.sent} | ${r.answered} | ${r.failed} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} |`;
-
 async function run(): Promise<void> {
   const entries = arg('entries', 1_000_000);
   const seconds = arg('seconds', 300);
@@ -210,6 +163,7 @@ async function run(): Promise<void> {
   const weekDir = mkdtempSync(join(tmpdir(), 'hookport-scale-week-'));
   try {
     // The baseline: the same sender on an empty relay.
+    const loads: string[] = [`empty relay's start ${await loadAverage()}`];
     const empty = await startRelay(emptyDir);
     const quiet = await pacedSender({
       url: empty.relay.info.senderUrl,
@@ -224,6 +178,7 @@ async function run(): Promise<void> {
     const file = join(weekDir, 'hookport.sqlite');
     const before = fileBytes(file);
 
+    loads.push(`the week's start ${await loadAverage()}`);
     const { relay, spawnedToReadyMs } = await startRelay(weekDir, true);
     const { info } = relay;
     let prunedAt: number | null = null;
@@ -270,34 +225,8 @@ async function run(): Promise<void> {
     }
     const afterPrune = fileBytes(file);
 
-    const deliveries = `/api/webhooks/${busyUid}/deliveries?limit=200`;
-    const day = Date.now() - DAY_MS;
-    // A deep page: the entries of four days ago.
-    const deepBefore = `dlv_${encodeTime(Date.now() - 4 * DAY_MS)}${'0'.repeat(16)}`;
-    const reads: Read[] = [
-      ['first page + exact total', deliveries],
-      ['q = a word in 1 payload', `${deliveries}&q=order_${rareOrder}`],
-      ['q = a word in many payloads (Tromsø)', `${deliveries}&q=Troms%C3%B8`],
-      ['q = a delivery ID prefix', `${deliveries}&q=${deepBefore.slice(0, 12)}`],
-      ['labels = Rejected (auth)', `${deliveries}&labels=Rejected%20(auth)`],
-      ['labels = Accepted,Duplicate', `${deliveries}&labels=Accepted,Duplicate`],
-      ['time range: the last 24 h', `${deliveries}&from=${day}`],
-      [
-        'time range: a day 3 days ago',
-        `${deliveries}&from=${day - 3 * DAY_MS}&to=${day - 2 * DAY_MS}`,
-      ],
-      ['event type = order.paid', `${deliveries}&eventType=order.paid`],
-      ['q + label + last 24 h', `${deliveries}&q=sprocket&labels=Accepted&from=${day}`],
-      ['a deep page (4 days back)', `${deliveries}&before=${deepBefore}`],
-      ['activity (24 h, every webhook)', '/api/activity'],
-      ['volume 24 h', `/api/webhooks/${busyUid}/volume?range=24h`],
-      ['volume 7 d', `/api/webhooks/${busyUid}/volume?range=7d`],
-      ['refusals', '/api/refusals'],
-      ['alarms', '/api/alarms'],
-      ['webhooks', '/api/webhooks?factory=default'],
-      ['fields (200 payloads)', `/api/webhooks/${busyUid}/fields`],
-      ['/metrics', '/metrics'],
-    ];
+    const reads = uiReads(busyUid, rareOrder);
+    loads.push(`the reads ${await loadAverage()}`);
     const timed = await timeReads(info, reads);
     await relay.stop();
 
@@ -305,11 +234,12 @@ async function run(): Promise<void> {
       `\nStarted on the week: listening ${ms(info.readyMs)} after the process began (${ms(spawnedToReadyMs)} from spawn, with bundling); ` +
         `the empty relay: ${ms(empty.relay.info.readyMs)} (${ms(empty.spawnedToReadyMs)})`,
     );
+    console.log(`Load average (1, 5, 15 min): ${loads.join('; ')}`);
     console.log(`Sender: ${perSecond} deliveries/s for ${seconds} s from the first second\n`);
     console.log('| relay | sent | answered | not 202 | p50 | p99 | max |');
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
-    console.log(row('empty (baseline)', quiet));
-    console.log(row(`the week (${entries.toLocaleString('en-US')} entries)`, loaded));
+    console.log(senderRow('empty (baseline)', quiet));
+    console.log(senderRow(`the week (${entries.toLocaleString('en-US')} entries)`, loaded));
     const slow = (r: SenderResult): string =>
       r.slowest.map((s) => `${ms(s.ms)} at ${s.atS.toFixed(1)} s`).join(', ');
     console.log(`\nSlowest on the empty relay: ${slow(quiet)}`);
@@ -328,10 +258,7 @@ async function run(): Promise<void> {
       `Search index catch-up: ${pendingAtStart.toLocaleString('en-US')} queued at start, ${pendingAfter.toLocaleString('en-US')} after ${seconds} s (${catchUpRate.toFixed(0)} entries/s beside the sender and retention)`,
     );
     console.log(`File (with its WAL): ${mb(before)} before, ${mb(afterPrune)} after retention\n`);
-    console.log('| read (busy webhook) | total | median of 3 | target |');
-    console.log('| --- | --- | --- | --- |');
-    for (const [name, took, note] of timed)
-      console.log(`| ${name} | ${note} | ${ms(took)} | < 300 ms |`);
+    printReads(timed);
 
     const weekEntries = Math.min(entries, arg('week-entries', 100_000));
     if (weekEntries > 0) await twoWeeksOfFileSize(weekEntries);
@@ -339,13 +266,6 @@ async function run(): Promise<void> {
     rmSync(emptyDir, { recursive: true, force: true });
     rmSync(weekDir, { recursive: true, force: true });
   }
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-function encodeTime(ms: number): string {
-  let out = '';
-  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32]! + out;
-  return out;
 }
 
 export const scaleSuite: BenchSuite = { name: 'scale (a week at the full rate)', run };

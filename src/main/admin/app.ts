@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { koaBody } from 'koa-body';
 import { ApiError } from '../../shared/errors.js';
 import type { EventBus } from '../events.js';
 import { describeError, type Logger } from '../log.js';
 import type { Caller, ServiceHandlers } from '../service/handlers.js';
 import type { AdminAuth, TokenHolder } from './auth.js';
 import { EventStreams } from './event-stream.js';
+import { lazyKoaBody } from './lazy-body.js';
 import { loopbackGuard } from './guard.js';
 import { mountContractRoutes } from './http-transport.js';
 import { staticUi } from './static-ui.js';
@@ -127,7 +127,7 @@ export function createAdminApp(deps: AdminDeps): AdminApp {
     await next();
   });
   app.use(
-    koaBody({
+    lazyKoaBody({
       jsonLimit: '1mb',
       jsonStrict: true,
       multipart: false,

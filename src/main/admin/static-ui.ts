@@ -4,7 +4,15 @@ import type { Middleware } from 'koa';
 import { UI_CONTENT_SECURITY_POLICY, resolveUiFile } from '../ui-files.js';
 import { createCompressedAssets, type AssetEncoding } from './compressed-assets.js';
 
-/** The built UI's scripts and styles, compressed as the relay starts rather than on first use. */
+/**
+ * Compressing the built UI at brotli's highest quality takes about 1.3 s of CPU (measured on the
+ * 2-core benchmark machine, issue 28): at the relay's start it competed with the start itself and
+ * with the first senders. So it begins this long after; a request before that compresses its own
+ * file as it always could.
+ */
+const WARM_AFTER_MS = 5_000;
+
+/** The built UI's scripts and styles, compressed soon after the relay starts rather than on first use. */
 function builtAssets(uiDir: string): string[] {
   try {
     const assets = join(uiDir, 'assets');
@@ -17,7 +25,9 @@ function builtAssets(uiDir: string): string[] {
 /** Serves the built React UI on the admin listener. */
 export function staticUi(uiDir: string | null): Middleware {
   const compressed = createCompressedAssets();
-  if (uiDir !== null) compressed.warm(builtAssets(uiDir));
+  if (uiDir !== null) {
+    setTimeout(() => compressed.warm(builtAssets(uiDir)), WARM_AFTER_MS).unref();
+  }
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/')) {
       await next();

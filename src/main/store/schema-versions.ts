@@ -24,6 +24,7 @@ import { replicas as postgresReplicas } from './postgres/migrations/009-replicas
 import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-search-queue.js';
 import { providerLinks as postgresProviderLinks } from './postgres/migrations/013-provider-links.js';
 import { deliverySummaries as postgresDeliverySummaries } from './postgres/migrations/011-delivery-summaries.js';
+import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrations/014-search-text-serial.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -102,5 +103,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'provider-links',
     sqlite: sqliteProviderLinks,
     postgres: postgresProviderLinks,
+  },
+  // A PostgreSQL function's parallel safety; SQLite has no such function.
+  {
+    version: 14,
+    name: 'search-text-serial',
+    sqlite: () => undefined,
+    postgres: postgresSearchTextSerial,
   },
 ];

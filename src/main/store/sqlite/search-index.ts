@@ -32,6 +32,19 @@ export const SQLITE_PACING: IndexPacing = {
   quietAfterMs: 2_000,
 };
 
+/**
+ * What the index holds of each entry, for a `WHERE` on `d` (the deliveries table). The bytes are
+ * UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS. The summary
+ * (version 11) shares the event type's column, on a line of its own.
+ */
+export const INDEX_ROWS = `
+  INSERT INTO delivery_search (rowid, id, identity, event_type, body)
+  SELECT d.rowid, d.id, d.identity,
+    CASE WHEN d.summary IS NULL THEN d.event_type
+         ELSE coalesce(d.event_type, '') || char(10) || d.summary END,
+    CAST(p.body AS TEXT)
+  FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id`;
+
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
 
 /**
@@ -44,15 +57,7 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
   const queued = db.prepare<[number], { rowid: number }>(
     'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
   );
-  // The bytes are UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS.
-  // The summary (version 11) shares the event type's column, on a line of its own.
-  const index = db.prepare<[number]>(`
-    INSERT INTO delivery_search (rowid, id, identity, event_type, body)
-    SELECT d.rowid, d.id, d.identity,
-      CASE WHEN d.summary IS NULL THEN d.event_type
-           ELSE coalesce(d.event_type, '') || char(10) || d.summary END,
-      CAST(p.body AS TEXT)
-    FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id WHERE d.rowid = ?`);
+  const index = db.prepare<[number]>(`${INDEX_ROWS} WHERE d.rowid = ?`);
   const dequeue = db.prepare<[number]>(
     'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',
   );

@@ -1,0 +1,113 @@
+/**
+ * What both scale suites (SQLite and PostgreSQL) time after the sender: every read the UI makes
+ * on the busy webhook, each three times (the median printed, with the total it answered), and the
+ * small helpers they share.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ServerProcess } from '../ingress/processes.js';
+import type { SenderResult } from './paced-sender.js';
+import type { ScaleRelayInfo } from './scale-relay.js';
+
+export const DAY_MS = 24 * 3_600_000;
+
+export type Read = [name: string, path: string];
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) out = CROCKFORD[t % 32]! + out;
+  return out;
+}
+
+/** Every read the UI makes, on the busy webhook, as of now. */
+export function uiReads(busyUid: string, rareOrder: number): Read[] {
+  const deliveries = `/api/webhooks/${busyUid}/deliveries?limit=200`;
+  const day = Date.now() - DAY_MS;
+  // A deep page: the entries of four days ago.
+  const deepBefore = `dlv_${encodeTime(Date.now() - 4 * DAY_MS)}${'0'.repeat(16)}`;
+  return [
+    ['first page + exact total', deliveries],
+    ['q = a word in 1 payload', `${deliveries}&q=order_${rareOrder}`],
+    ['q = a word in many payloads (Tromsø)', `${deliveries}&q=Troms%C3%B8`],
+    ['q = a delivery ID prefix', `${deliveries}&q=${deepBefore.slice(0, 12)}`],
+    ['labels = Rejected (auth)', `${deliveries}&labels=Rejected%20(auth)`],
+    ['labels = Accepted,Duplicate', `${deliveries}&labels=Accepted,Duplicate`],
+    ['time range: the last 24 h', `${deliveries}&from=${day}`],
+    [
+      'time range: a day 3 days ago',
+      `${deliveries}&from=${day - 3 * DAY_MS}&to=${day - 2 * DAY_MS}`,
+    ],
+    ['event type = order.paid', `${deliveries}&eventType=order.paid`],
+    ['q + label + last 24 h', `${deliveries}&q=sprocket&labels=Accepted&from=${day}`],
+    ['a deep page (4 days back)', `${deliveries}&before=${deepBefore}`],
+    ['activity (24 h, every webhook)', '/api/activity'],
+    ['volume 24 h', `/api/webhooks/${busyUid}/volume?range=24h`],
+    ['volume 7 d', `/api/webhooks/${busyUid}/volume?range=7d`],
+    ['refusals', '/api/refusals'],
+    ['alarms', '/api/alarms'],
+    ['webhooks', '/api/webhooks?factory=default'],
+    ['fields (200 payloads)', `/api/webhooks/${busyUid}/fields`],
+    ['/metrics', '/metrics'],
+  ];
+}
+
+/** Each read three times: [name, median ms, its total]. */
+export async function timeReads(
+  info: ScaleRelayInfo,
+  reads: Read[],
+): Promise<Array<[string, number, string]>> {
+  const out: Array<[string, number, string]> = [];
+  for (const [name, path] of reads) {
+    const times: number[] = [];
+    let note = '';
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      const response = await fetch(`${info.adminUrl}${path}`, {
+        headers: { authorization: `Bearer ${info.adminToken}` },
+      });
+      const text = await response.text();
+      times.push(performance.now() - started);
+      if (response.status !== 200)
+        throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
+      if (text.startsWith('{')) {
+        const total = (JSON.parse(text) as { total?: number }).total;
+        if (total !== undefined) note = total.toLocaleString('en-US');
+      }
+    }
+    out.push([name, times.sort((a, b) => a - b)[1]!, note]);
+  }
+  return out;
+}
+
+export function printReads(timed: Array<[string, number, string]>): void {
+  console.log('| read (busy webhook) | total | median of 3 | target |');
+  console.log('| --- | --- | --- | --- |');
+  for (const [name, took, note] of timed)
+    console.log(`| ${name} | ${note} | ${ms(took)} | < 300 ms |`);
+}
+
+/** An IPC question to a scale relay (scale-relay.ts), answered by its next non-log message. */
+export function ask<T>(relay: ServerProcess<ScaleRelayInfo>, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (answer: Record<string, unknown>): void => {
+      if (answer.log !== undefined) return;
+      relay.child.off('message', on);
+      resolve(answer as T);
+    };
+    relay.child.on('message', on);
+    relay.child.send(message);
+  });
+}
+
+export const ms = (value: number): string => `${value.toFixed(0)} ms`;
+
+export const senderRow = (name: string, r: SenderResult): string =>
+  `| ${name} | ${r.sent} | ${r.answered} | ${r.failed} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} |`;
+
+/** The load average now, as `uptime` says it: the machine is shared. */
+export async function loadAverage(): Promise<string> {
+  const { loadavg } = await import('node:os');
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
+}
