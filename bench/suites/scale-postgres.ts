@@ -37,17 +37,10 @@ import {
   timeReads,
   uiReads,
 } from '../scale/ui-reads.js';
+import { arg, mb, RELAY, WEBHOOKS, WRITER_THREAD } from '../scale/suite-common.js';
 import type { BenchSuite } from './index.js';
 
-const RELAY = 'bench/scale/scale-relay.ts';
-const WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
-const WEBHOOKS = 20;
 const PER_SECOND = 5;
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
 
 async function databaseBytes(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -201,7 +194,6 @@ async function run(): Promise<void> {
     const timed = await timeReads(first!.info, uiReads(uids[0]!, week.rareOrder));
     await stopPair(relays);
 
-    const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
     console.log(
       `\nTwo relays on the week: listening ${relays.readyMs.map(ms).join(' and ')} from spawn; on the empty database ${empty.readyMs.map(ms).join(' and ')}`,
     );

@@ -42,17 +42,9 @@ import {
   timeReads,
   uiReads,
 } from '../scale/ui-reads.js';
+import { arg, mb, RELAY, WEBHOOKS, WRITER_THREAD } from '../scale/suite-common.js';
 import type { BenchSuite } from './index.js';
 
-const RELAY = 'bench/scale/scale-relay.ts';
-const WRITER_THREAD = 'src/main/store/sqlite/writer-thread.ts';
-const WEBHOOKS = 20;
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
 const fileBytes = (file: string): number =>
   ['', '-wal'].reduce((sum, suffix) => {
     try {
