@@ -1,7 +1,6 @@
 import { paddle as provider } from '../../../shared/providers/paddle.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
-import { readStampedHeader } from './headers.js';
-import type { SignedContent } from './hmac.js';
+import { stampedHeaderParts } from './stamped-header.js';
 import {
   genericSummary,
   joined,
@@ -23,10 +22,6 @@ import {
  */
 export const TOLERANCE_SECONDS = 5;
 
-const SIGNATURE_HEADER = 'Paddle-Signature';
-
-const signedContent = (timestamp: string, body: Buffer): SignedContent => [`${timestamp}:`, body];
-
 /**
  * Paddle Billing (developer.paddle.com, "Webhooks"): `event_type` and `data`; a transaction's
  * totals are strings in the currency's lowest unit (`details.totals.grand_total`).
@@ -47,20 +42,11 @@ export const paddle = defineHmacScheme({
   summarize: paddleSummary,
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
-  read({ headers, body }) {
-    const { timestamp, candidates } = readStampedHeader(headers, {
-      header: SIGNATURE_HEADER,
-      separator: ';',
-      timestampKey: 'ts',
-      signatureKey: 'h1',
-    });
-    return {
-      candidates,
-      content: signedContent(timestamp, body),
-      timestamp,
-    };
-  },
-  write: ({ timestamp, body, sign }) => ({
-    [SIGNATURE_HEADER]: `ts=${timestamp};h1=${sign(signedContent(timestamp, body))}`,
+  ...stampedHeaderParts({
+    header: 'Paddle-Signature',
+    separator: ';',
+    timestampKey: 'ts',
+    signatureKey: 'h1',
+    joiner: ':',
   }),
 });

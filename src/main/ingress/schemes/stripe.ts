@@ -1,7 +1,6 @@
 import { stripe as provider } from '../../../shared/providers/stripe.js';
 import { defineHmacScheme } from './define-hmac-scheme.js';
-import { readStampedHeader } from './headers.js';
-import type { SignedContent } from './hmac.js';
+import { stampedHeaderParts } from './stamped-header.js';
 import {
   at,
   genericSummary,
@@ -24,8 +23,6 @@ import {
 /** Stripe's libraries default to 300 s; PRODUCT.md §4 requires 5 minutes both ways. */
 export const TOLERANCE_SECONDS = 5 * 60;
 
-const SIGNATURE_HEADER = 'Stripe-Signature';
-
 /** The event's top-level `id`, when the body is a Stripe event; a provider-signed body only. */
 function eventId(body: Buffer): string | undefined {
   try {
@@ -36,8 +33,6 @@ function eventId(body: Buffer): string | undefined {
     return undefined;
   }
 }
-
-const signedContent = (timestamp: string, body: Buffer): SignedContent => [`${timestamp}.`, body];
 
 /**
  * Stripe (docs.stripe.com, "Event object"): `type`, and the object in `data.object`, whose amounts
@@ -85,22 +80,12 @@ export const stripe = defineHmacScheme({
   summarize: stripeSummary,
   encoding: 'hex',
   toleranceSeconds: TOLERANCE_SECONDS,
-  read({ headers, body }) {
-    const { timestamp, candidates } = readStampedHeader(headers, {
-      header: SIGNATURE_HEADER,
-      separator: ',',
-      timestampKey: 't',
-      signatureKey: 'v1',
-    });
-    const deliveryId = eventId(body);
-    return {
-      candidates,
-      content: signedContent(timestamp, body),
-      timestamp,
-      ...(deliveryId === undefined ? {} : { deliveryId }),
-    };
-  },
-  write: ({ timestamp, body, sign }) => ({
-    [SIGNATURE_HEADER]: `t=${timestamp},v1=${sign(signedContent(timestamp, body))}`,
+  ...stampedHeaderParts({
+    header: 'Stripe-Signature',
+    separator: ',',
+    timestampKey: 't',
+    signatureKey: 'v1',
+    joiner: '.',
+    deliveryIdOf: eventId,
   }),
 });
