@@ -141,7 +141,6 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
     warnings: [],
   };
 
-  const currentWebhooks = new Map(state.webhooks.map((w) => [w.name, w]));
   const wantedWebhooks = new Set(desired.webhooks.map((w) => w.name));
   if (desired.webhooks.length > state.webhookLimit) {
     problems.push({
@@ -160,56 +159,28 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
       state.secretNames,
     );
     if (linkProblem) problems.push(linkProblem);
-    const current = currentWebhooks.get(def.name);
-    if (!current) {
-      plan.webhooks.create.push(def);
-      items.push({
-        kind: 'webhook',
-        name: def.name,
-        file: def.file,
-        action: 'create',
-        id: null,
-        changes: [],
-        note: null,
-      });
-      continue;
-    }
-    const changes = webhookChanges(current, def, state.links?.get(current.uid) ?? null);
-    if (changes.length > 0) plan.webhooks.update.push({ current, next: def });
-    const action = changes.length > 0 ? 'update' : 'unchanged';
-    items.push({
-      kind: 'webhook',
-      name: def.name,
-      file: def.file,
-      action,
-      id: current.uid,
-      changes,
-      note: null,
-    });
   }
-  for (const current of state.webhooks) {
-    if (wantedWebhooks.has(current.name)) continue;
-    plan.webhooks.remove.push(current);
-    const renamedTo = plan.webhooks.create.find(
-      (d) =>
-        d.authMode === current.authMode &&
-        d.secretName === current.secretName &&
-        (d.signatureScheme ?? null) === current.signatureScheme,
-    );
-    items.push({
-      kind: 'webhook',
-      name: current.name,
-      file: null,
-      action: 'delete',
-      id: current.uid,
-      changes: [],
-      note: renamedTo
+  compareByName(items, plan.webhooks, {
+    kind: 'webhook',
+    desired: desired.webhooks,
+    current: state.webhooks,
+    idOf: (current) => current.uid,
+    changesOf: (current, def) =>
+      webhookChanges(current, def, state.links?.get(current.uid) ?? null),
+    deleteNote: (current) => {
+      const renamedTo = plan.webhooks.create.find(
+        (d) =>
+          d.authMode === current.authMode &&
+          d.secretName === current.secretName &&
+          (d.signatureScheme ?? null) === current.signatureScheme,
+      );
+      return renamedTo
         ? `looks renamed to ${renamedTo.file}: a rename is a delete plus a create, so senders must move to the new UID; this URL answers 404 at once`
         : state.managed
           ? 'its file is gone; its URL answers 404 at once'
-          : 'not defined in the directory, so the managed factory drops it; its URL answers 404 at once',
-    });
-  }
+          : 'not defined in the directory, so the managed factory drops it; its URL answers 404 at once';
+    },
+  });
 
   const nextByName = new Map(desired.webhooks.map((d) => [d.name, d]));
   const liveAfter = new Map(
@@ -219,55 +190,60 @@ export function planDefinitions(desired: DesiredState, state: CurrentState): Pla
   );
   const removed = new Map(plan.webhooks.remove.map((w) => [w.uid, w.name]));
   const targets = { factoryId: state.factoryId, liveAfter, removed, ever: state.everWebhook };
-  const currentAutomations = new Map(state.automations.map((a) => [a.name, a]));
-  const wantedAutomations = new Set(desired.automations.map((a) => a.name));
-  for (const def of desired.automations) {
-    checkTriggers(def, targets, problems, plan.warnings);
-    const current = currentAutomations.get(def.name);
-    if (!current) {
-      plan.automations.create.push(def);
-      items.push({
-        kind: 'automation',
-        name: def.name,
-        file: def.file,
-        action: 'create',
-        id: null,
-        changes: [],
-        note: null,
-      });
-      continue;
-    }
-    const changes = automationChanges(current, def);
-    if (changes.length > 0) plan.automations.update.push({ current, next: def });
-    const action = changes.length > 0 ? 'update' : 'unchanged';
-    items.push({
-      kind: 'automation',
-      name: def.name,
-      file: def.file,
-      action,
-      id: current.id,
-      changes,
-      note: null,
-    });
-  }
-  for (const current of state.automations) {
-    if (wantedAutomations.has(current.name)) continue;
-    plan.automations.remove.push(current);
-    items.push({
-      kind: 'automation',
-      name: current.name,
-      file: null,
-      action: 'delete',
-      id: current.id,
-      changes: [],
-      note: state.managed
+  for (const def of desired.automations) checkTriggers(def, targets, problems, plan.warnings);
+  compareByName(items, plan.automations, {
+    kind: 'automation',
+    desired: desired.automations,
+    current: state.automations,
+    idOf: (current) => current.id,
+    changesOf: automationChanges,
+    deleteNote: () =>
+      state.managed
         ? 'its file is gone; its queued runs fail'
         : 'not defined in the directory, so the managed factory drops it; its queued runs fail',
-    });
-  }
+  });
   noteStoppedAutomations(items, desired.automations);
   if (problems.length > 0) throw new DefinitionError(problems);
   return plan;
+}
+
+/** How one kind's definitions compare with the factory's records of it. */
+interface Comparison<Def, Rec> {
+  kind: PlanItem['kind'];
+  desired: readonly Def[];
+  current: readonly Rec[];
+  idOf: (current: Rec) => string;
+  changesOf: (current: Rec, next: Def) => string[];
+  /** Asked once every creation is known (a deleted webhook may look renamed to one). */
+  deleteNote: (current: Rec) => string;
+}
+
+/**
+ * Definitions and records are matched by name: a definition without a record is created, one
+ * whose fields differ is updated, and a record without a definition is deleted.
+ */
+function compareByName<Def extends { name: string; file: string }, Rec extends { name: string }>(
+  items: PlanItem[],
+  bucket: { create: Def[]; update: Array<{ current: Rec; next: Def }>; remove: Rec[] },
+  { kind, desired, current, idOf, changesOf, deleteNote }: Comparison<Def, Rec>,
+): void {
+  const byName = new Map(current.map((record) => [record.name, record]));
+  for (const def of desired) {
+    const record = byName.get(def.name);
+    const changes = record ? changesOf(record, def) : [];
+    if (!record) bucket.create.push(def);
+    else if (changes.length > 0) bucket.update.push({ current: record, next: def });
+    const action = !record ? 'create' : changes.length > 0 ? 'update' : 'unchanged';
+    const id = record ? idOf(record) : null;
+    items.push({ kind, name: def.name, file: def.file, action, id, changes, note: null });
+  }
+  const wanted = new Set(desired.map((def) => def.name));
+  const gone = current.filter((record) => !wanted.has(record.name));
+  bucket.remove.push(...gone);
+  for (const record of gone) {
+    const at = { kind, name: record.name, file: null, action: 'delete' as const };
+    items.push({ ...at, id: idOf(record), changes: [], note: deleteNote(record) });
+  }
 }
 
 /** A deleted webhook's plan line names the automations that stop firing for it (seed §3). */
