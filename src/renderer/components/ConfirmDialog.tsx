@@ -3,6 +3,7 @@ import { Dialog } from './Dialog.js';
 import { ErrorNote } from './ErrorNote.js';
 import { toApiError } from '../app/use-call.js';
 import type { ApiError } from '../../shared/errors.js';
+import { DialogActions } from './DialogActions.js';
 
 /** Destructive actions confirm and name the consequence; the error, if any, stays in the dialog. */
 export function ConfirmDialog({
@@ -44,14 +45,12 @@ export function ConfirmDialog({
         <div className="confirm-text">{children}</div>
         {/* A confirmation holds at most one field, right above the note. */}
         <ErrorNote error={error} atField />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className={destructive ? 'danger' : 'primary'} disabled={busy}>
-            {confirmLabel}
-          </button>
-        </div>
+        <DialogActions
+          submitLabel={confirmLabel}
+          onCancel={onClose}
+          disabled={busy}
+          destructive={destructive}
+        />
       </form>
     </Dialog>
   );

@@ -10,6 +10,7 @@ import { useToast } from '../../components/toasts.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 import { contract } from '../../../shared/contract/index.js';
 import { checkInput } from '../../components/live-check.js';
+import { DialogActions } from '../../components/DialogActions.js';
 
 type Revealed = MethodOutput<'secrets.create'>;
 
@@ -74,18 +75,11 @@ export function CreateSecretDialog({ onClose }: { onClose: () => void }): ReactN
           onChange={setValue}
         />
         <ErrorNote error={unclaimed(error, ['name', 'value'])} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="primary"
-            disabled={busy || name.trim() === '' || live.typing !== undefined}
-          >
-            Create
-          </button>
-        </div>
+        <DialogActions
+          submitLabel="Create"
+          onCancel={onClose}
+          disabled={busy || name.trim() === '' || live.typing !== undefined}
+        />
       </form>
     </Dialog>
   );

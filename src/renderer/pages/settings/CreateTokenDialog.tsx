@@ -9,6 +9,7 @@ import { OneTimeValue } from '../../components/OneTimeValue.js';
 import { useToast } from '../../components/toasts.js';
 import { errorAt, TextField, unclaimed } from '../../components/Field.js';
 import { checkTokenName } from './settings-check.js';
+import { DialogActions } from '../../components/DialogActions.js';
 
 type Role = 'manage' | 'view';
 const ROLE_TEXT: Record<Role, string> = {
@@ -79,18 +80,11 @@ export function CreateTokenDialog({ onClose }: { onClose: () => void }): ReactNo
           ))}
         </fieldset>
         <ErrorNote error={unclaimed(error, ['name'])} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="primary"
-            disabled={busy || name.trim() === '' || live.typing !== undefined}
-          >
-            Create
-          </button>
-        </div>
+        <DialogActions
+          submitLabel="Create"
+          onCancel={onClose}
+          disabled={busy || name.trim() === '' || live.typing !== undefined}
+        />
       </form>
     </Dialog>
   );

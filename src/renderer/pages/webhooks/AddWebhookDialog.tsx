@@ -17,6 +17,7 @@ import { SecretFields, type SecretDraft } from './SecretFields.js';
 import { SignatureFields, type SignatureDraft } from './SignatureFields.js';
 import type { CreatedWebhook } from './types.js';
 import { MODE_NAMES } from './words.js';
+import { DialogActions } from '../../components/DialogActions.js';
 
 const MODE_HINTS: Record<AuthMode, string> = {
   token: 'The sender puts the generated secret in an Authorization: Bearer header.',
@@ -238,19 +239,12 @@ export function AddWebhookDialog({
         )}
 
         <ErrorNote error={unplaced} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="primary"
-            disabled={busy || live.typing !== undefined}
-            title={live.typing ? 'Fix the field marked above first.' : undefined}
-          >
-            {busy ? 'Creating…' : 'Create'}
-          </button>
-        </div>
+        <DialogActions
+          submitLabel={busy ? 'Creating…' : 'Create'}
+          onCancel={onClose}
+          disabled={busy || live.typing !== undefined}
+          why={live.typing ? 'Fix the field marked above first.' : undefined}
+        />
       </form>
     </Dialog>
   );

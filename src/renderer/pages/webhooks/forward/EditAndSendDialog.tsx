@@ -11,6 +11,7 @@ import { sentToast } from './attempt-words.js';
 import { ForwardTarget } from './ForwardTarget.js';
 import type { useRememberedUrls } from './remembered-urls.js';
 import { useRemoteSigning } from './remote-signing.js';
+import { DialogActions } from '../../../components/DialogActions.js';
 
 const encoder = new TextEncoder();
 
@@ -99,7 +100,11 @@ export function EditAndSendDialog({
           remote={remote}
         />
         <ErrorNote error={send.error} />
-        <div className="dialog-actions">
+        <DialogActions
+          submitLabel={send.busy ? 'Sending…' : 'Send edited'}
+          onCancel={onClose}
+          disabled={send.busy || url.trim() === '' || size > MAX_BODY_BYTES}
+        >
           <button type="button" onClick={pretty} disabled={!note.ok}>
             Format
           </button>
@@ -107,17 +112,7 @@ export function EditAndSendDialog({
             Reset to stored
           </button>
           <span className="spacer" />
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="primary"
-            disabled={send.busy || url.trim() === '' || size > MAX_BODY_BYTES}
-          >
-            {send.busy ? 'Sending…' : 'Send edited'}
-          </button>
-        </div>
+        </DialogActions>
       </form>
     </Dialog>
   );
