@@ -6,9 +6,18 @@ import globals from 'globals';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'http', 'child_process', 'stream'];
 
 /** Where code may run is said mechanically: these bans keep the core free of Electron and the web side free of Node. */
-const noElectron = { group: ['electron'], message: 'Only src/main/electron, src/main/ipc and src/preload may import electron.' };
-const noNode = { group: nodeBuiltins, message: 'The renderer and src/shared run in a browser: no Node built-ins.' };
-const noMainFromWeb = { group: ['**/main/**', '**/preload/**'], message: 'Web code talks to the core only through the contract client.' };
+const noElectron = {
+  group: ['electron'],
+  message: 'Only src/main/electron, src/main/ipc and src/preload may import electron.',
+};
+const noNode = {
+  group: nodeBuiltins,
+  message: 'The renderer and src/shared run in a browser: no Node built-ins.',
+};
+const noMainFromWeb = {
+  group: ['**/main/**', '**/preload/**'],
+  message: 'Web code talks to the core only through the contract client.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', 'bench-output/**'] },
@@ -25,14 +34,20 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-console': 'off',
     },
   },
   {
     files: ['**/*.{js,mjs}'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: globals.node,
+    },
   },
   {
     files: ['src/main/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
@@ -41,7 +56,9 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noElectron, noNode, noMainFromWeb] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noElectron, noNode, noMainFromWeb] }],
+    },
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],

@@ -3,7 +3,16 @@
 // binary cannot be downloaded (from GitHub), npm drops the whole package, types included, and then
 // the type check and the lint of the desktop shell would have nothing to check against.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,10 +30,14 @@ function lockedElectronVersion() {
 function extractElectronTypes(version) {
   const work = mkdtempSync(join(tmpdir(), 'hookport-electron-types-'));
   try {
-    execFileSync('npm', ['pack', `electron@${version}`, '--prefer-offline', '--silent', '--pack-destination', work], {
-      cwd: work,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    execFileSync(
+      'npm',
+      ['pack', `electron@${version}`, '--prefer-offline', '--silent', '--pack-destination', work],
+      {
+        cwd: work,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack wrote no tarball');
     execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/electron.d.ts']);
@@ -32,7 +45,11 @@ function extractElectronTypes(version) {
     copyFileSync(join(work, 'package', 'electron.d.ts'), join(typesDir, 'electron.d.ts'));
     writeFileSync(
       join(typesDir, 'package.json'),
-      JSON.stringify({ name: 'electron-types', version, private: true, types: 'electron.d.ts' }, null, 2) + '\n',
+      JSON.stringify(
+        { name: 'electron-types', version, private: true, types: 'electron.d.ts' },
+        null,
+        2,
+      ) + '\n',
     );
     return null;
   } catch (error) {
@@ -44,13 +61,16 @@ function extractElectronTypes(version) {
 
 if (!existsSync(join(electronDir, 'package.json'))) {
   const version = lockedElectronVersion();
-  const haveTypes = existsSync(join(typesDir, 'electron.d.ts')) &&
+  const haveTypes =
+    existsSync(join(typesDir, 'electron.d.ts')) &&
     JSON.parse(readFileSync(join(typesDir, 'package.json'), 'utf8')).version === version;
   const problem = version && !haveTypes ? extractElectronTypes(version) : null;
   console.log(
     'Hookport: Electron did not install (its binary could not be downloaded). The relay, its UI and ' +
       '`hookport` work without it. For the desktop app, run `npm install` where GitHub is reachable.' +
-      (problem ? ` Electron's types could not be unpacked either (${problem}): \`npm test\` needs them.` : ''),
+      (problem
+        ? ` Electron's types could not be unpacked either (${problem}): \`npm test\` needs them.`
+        : ''),
   );
 } else {
   rmSync(typesDir, { recursive: true, force: true });

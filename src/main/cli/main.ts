@@ -28,7 +28,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const load = commands[name];
   if (!load) throw new UsageError(`Unknown command "${name}".`);
-  await (await load())(args);
+  await (
+    await load()
+  )(args);
 }
 
 const errorCode = (error: unknown): string => {
