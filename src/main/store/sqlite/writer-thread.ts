@@ -1,7 +1,7 @@
 /**
  * The SQLite writer thread's entry (a worker_threads worker started by `SqliteWriterThread`): its
  * own connection to the relay's file, with the main connection's pragmas, and one
- * `sqliteBatchCommitter` transaction (and fsync) per batch, off the thread that parses and
+ * `sqliteBatchDecider` transaction (and fsync) per batch, off the thread that parses and
  * verifies requests. Batches arrive by structured clone (the bodies in memory shared with the main
  * thread) and go to the SQL as they are, so plain fields the accept path adds need nothing here.
  * The search indexer runs here too, between batches: on the main thread its transactions held
@@ -11,9 +11,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
-import type { BatchItem, BatchResult } from '../delivery-batch.js';
+import type { BatchDecisions } from '../batch-records.js';
+import type { BatchItem } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
-import { sqliteBatchCommitter } from './batch-store.js';
+import { sqliteBatchDecider } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
 import { createSearchIndex, SQLITE_PACING } from './search-index.js';
 import { WriterYield } from './writer-yield.js';
@@ -32,10 +33,10 @@ const { file, options, lockWanted } = workerData as WriterThreadData;
 const waiters = new WriterYield(lockWanted);
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
-function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null {
+function open(): { db: Db; commit: (batch: BatchItem[]) => BatchDecisions } | null {
   try {
     const db = openConnection(file);
-    return { db, commit: sqliteBatchCommitter(db, options) };
+    return { db, commit: sqliteBatchDecider(db, options) };
   } catch (error) {
     send({ type: 'open-failed', error: toThreadError(error) });
     port!.close();
@@ -81,9 +82,9 @@ if (writer) {
     }
     waiters.taken();
     try {
-      const result = writer.commit(reviveBodies(message.batch));
+      const decided = writer.commit(reviveBodies(message.batch));
       indexer.markBusy();
-      send({ type: 'committed', id: message.id, result });
+      send({ type: 'committed', id: message.id, decided });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
     }
