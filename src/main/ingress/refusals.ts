@@ -183,15 +183,7 @@ export function noteRefusal(
   at: number = deps.now(),
   client: string = clientAddress(req, deps.trustProxy),
 ): void {
-  deps.refusals.add({
-    at,
-    method: req.method ?? '',
-    path: req.url ?? '/',
-    status,
-    reason,
-    client,
-    webhookUid,
-  });
+  deps.refusals.note(at, req.method ?? '', req.url ?? '/', status, reason, client, webhookUid);
 }
 
 /** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */

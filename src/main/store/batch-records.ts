@@ -5,7 +5,6 @@ import {
   type AcceptOutcome,
   type BatchItem,
   type BatchResult,
-  type ItemFailure,
   type RejectionItem,
 } from './delivery-batch.js';
 
@@ -51,35 +50,16 @@ export function rejectedRecord(item: RejectionItem): DeliveryRecord {
 }
 
 /**
- * What a store decided for a batch, without the rows it wrote: all a writer thread sends back
- * (the main thread rebuilds the rows from the items it sent: `recordsOf`), so that no log row
- * is cloned across threads per delivery.
- */
-export interface BatchDecisions {
-  /** In batch order: an accept item's decision; null for a reject item or a failed one. */
-  decisions: (AcceptDecision | null)[];
-  /** The items that failed alone, as `BatchResult.failed`; absent when every item was written. */
-  failed?: ItemFailure[];
-}
-
-/**
  * A batch's outcomes and committed log rows, from what the store decided for each of its accept
- * items (`decisions` in batch order; a reject item's entry is ignored). Items in `failed` were
- * not written: they have neither.
+ * items (`decisions` in batch order; a reject item's entry is ignored).
  */
 export function recordsOf(
   batch: readonly BatchItem[],
   decisions: readonly (AcceptDecision | null)[],
-  failed?: readonly ItemFailure[],
 ): BatchResult {
   const outcomes: AcceptOutcome[] = [];
   const committed: DeliveryRecord[] = [];
-  let nextFailed = 0;
   batch.forEach((pending, i) => {
-    if (failed?.[nextFailed]?.index === i) {
-      nextFailed++;
-      return;
-    }
     if (pending.kind === 'reject') {
       committed.push(rejectedRecord(pending.item));
       return;
@@ -90,7 +70,5 @@ export function recordsOf(
     outcomes.push(outcome);
     committed.push(row);
   });
-  return failed && failed.length > 0
-    ? { outcomes, committed, failed: [...failed] }
-    : { outcomes, committed };
+  return { outcomes, committed };
 }

@@ -1,19 +1,14 @@
 import type { Db } from './db.js';
 import type {
   AcceptItem,
+  AcceptOutcome,
   BatchItem,
   BatchResult,
   DeliveryBatchStore,
-  ItemFailure,
   RequestContext,
 } from '../delivery-batch.js';
-import {
-  acceptedRecord,
-  recordsOf,
-  rejectedRecord,
-  type AcceptDecision,
-  type BatchDecisions,
-} from '../batch-records.js';
+import { oneByOneNow } from '../delivery-batch.js';
+import { acceptedRecord, rejectedRecord, type AcceptDecision } from '../batch-records.js';
 import type { DeliveryRecord } from '../deliveries.js';
 import { signatureClaim } from '../signature-claims.js';
 
@@ -41,29 +36,15 @@ function refusedForItsData(error: unknown): boolean {
   return !(typeof code === 'string' && UNAVAILABLE.test(code));
 }
 
-/** The transaction itself, synchronous, answering with the batch's log rows (see below). */
+/**
+ * The transaction itself, synchronous; usable wherever the database handle lives. A batch whose
+ * transaction fails is written again one item per transaction, so that only the item SQLite
+ * refuses fails (`BatchResult.failed`); a batch of one fails as it is.
+ */
 export function sqliteBatchCommitter(
   db: Db,
   options: BatchStoreOptions,
 ): (batch: BatchItem[]) => BatchResult {
-  const decide = sqliteBatchDecider(db, options);
-  return (batch) => {
-    const { decisions, failed } = decide(batch);
-    return recordsOf(batch, decisions, failed);
-  };
-}
-
-/**
- * The transaction itself, synchronous; usable wherever the database handle lives. It answers
- * with what it decided for each item (the writer thread sends no more back: `recordsOf` rebuilds
- * the rows where the batch came from). A batch whose transaction fails is written again one item
- * per transaction, so that only the item SQLite refuses fails (`failed`); a batch of one fails as
- * it is.
- */
-export function sqliteBatchDecider(
-  db: Db,
-  options: BatchStoreOptions,
-): (batch: BatchItem[]) => BatchDecisions {
   const findKey = db.prepare<[string, string], { delivery_id: string; accepted_at: number }>(
     'SELECT delivery_id, accepted_at FROM dedupe_keys WHERE webhook_uid = ? AND identity = ?',
   );
@@ -83,17 +64,19 @@ export function sqliteBatchDecider(
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
     VALUES (?, ?, ?, ?, 'queued', ?, ?)`);
 
-  const write = (row: DeliveryRecord, request: RequestContext | null): void => {
+  const write = (row: DeliveryRecord, request: RequestContext | null): DeliveryRecord => {
     insertDelivery.run(row);
     if (request) {
       insertRequest.run(row.id, request.method, request.path, JSON.stringify(request.headers));
     }
+    return row;
   };
 
-  const acceptOne = (item: AcceptItem): AcceptDecision => {
-    const decided = (decision: AcceptDecision): AcceptDecision => {
-      write(acceptedRecord(item, decision).row, item.request);
-      return decision;
+  const acceptOne = (item: AcceptItem): { outcome: AcceptOutcome; row: DeliveryRecord } => {
+    const decided = (decision: AcceptDecision) => {
+      const record = acceptedRecord(item, decision);
+      write(record.row, item.request);
+      return record;
     };
     if (!item.replayOf) {
       // A replayed signature first: its key cannot be chosen by a sender, the identity can.
@@ -119,38 +102,26 @@ export function sqliteBatchDecider(
     return accepted;
   };
 
-  const writeAll = db.transaction((batch: BatchItem[]): (AcceptDecision | null)[] =>
-    batch.map((pending) => {
-      if (pending.kind === 'accept') return acceptOne(pending.item);
-      write(rejectedRecord(pending.item), pending.item.request);
-      return null;
-    }),
-  );
+  const writeAll = db.transaction((batch: BatchItem[]): BatchResult => {
+    const outcomes: AcceptOutcome[] = [];
+    const committed: DeliveryRecord[] = [];
+    for (const pending of batch) {
+      if (pending.kind === 'accept') {
+        const { outcome, row } = acceptOne(pending.item);
+        outcomes.push(outcome);
+        committed.push(row);
+      } else {
+        committed.push(write(rejectedRecord(pending.item), pending.item.request));
+      }
+    }
+    return { outcomes, committed };
+  });
   return (batch) => {
     try {
-      return { decisions: writeAll(batch) };
+      return writeAll(batch);
     } catch (error) {
       if (batch.length === 1 || !refusedForItsData(error)) throw error;
-      return oneByOne(batch, (pending) => writeAll([pending])[0] ?? null);
+      return oneByOneNow(batch, (pending) => writeAll([pending]));
     }
   };
-}
-
-/** The batch one item per transaction, in batch order: only the items SQLite refuses fail. */
-function oneByOne(
-  batch: BatchItem[],
-  writeOne: (pending: BatchItem) => AcceptDecision | null,
-): BatchDecisions {
-  const decisions: (AcceptDecision | null)[] = [];
-  const failed: ItemFailure[] = [];
-  batch.forEach((pending, index) => {
-    try {
-      decisions.push(writeOne(pending));
-    } catch (error) {
-      decisions.push(null);
-      const message = error instanceof Error ? error.message : String(error);
-      failed.push({ index, id: pending.item.id, message });
-    }
-  });
-  return { decisions, failed };
 }

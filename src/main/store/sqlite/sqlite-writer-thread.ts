@@ -1,7 +1,6 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
-import { recordsOf } from '../batch-records.js';
 import { SharedScratch } from './shared-scratch.js';
 import { WriterYield } from './writer-yield.js';
 import type { RetentionPolicy } from '../retention-policy.js';
@@ -46,8 +45,6 @@ interface Waiting {
   reject: (error: Error) => void;
   /** Where the batch's bytes are: the thread reads them until it answers. */
   scratch: SharedArrayBuffer;
-  /** The batch as sent (its bodies in the scratch): its rows are rebuilt from it, not cloned back. */
-  sent: BatchItem[];
 }
 
 /**
@@ -114,9 +111,12 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         new Promise<BatchResult>((resolve, reject) => {
           const id = this.nextId++;
           const scratch = this.scratch.take(bodyBytes(batch));
-          const sent = withSharedBodies(batch, scratch);
-          this.waiting.set(id, { resolve, reject, scratch, sent });
-          const message: ToWriterThread = { type: 'commit', id, batch: sent };
+          this.waiting.set(id, { resolve, reject, scratch });
+          const message: ToWriterThread = {
+            type: 'commit',
+            id,
+            batch: withSharedBodies(batch, scratch),
+          };
           this.lockWanted.posted();
           worker.postMessage(message);
         }),
@@ -247,10 +247,8 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);
-        if (message.type === 'committed' && waiting) {
-          const { decisions, failed } = message.decided;
-          waiting.resolve(recordsOf(waiting.sent, decisions, failed));
-        } else if (message.type === 'failed') waiting?.reject(fromThreadError(message.error));
+        if (message.type === 'committed') waiting?.resolve(message.result);
+        else waiting?.reject(fromThreadError(message.error));
         this.idle();
       });
       worker.on('error', (error) => (crash = error));

@@ -1,5 +1,4 @@
-import type { BatchDecisions } from '../batch-records.js';
-import type { BatchItem } from '../delivery-batch.js';
+import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 
@@ -27,8 +26,7 @@ export interface ThreadError {
 export type FromWriterThread =
   | { type: 'ready' }
   | { type: 'open-failed'; error: ThreadError }
-  /** What was decided per item; the main thread rebuilds the rows from the batch it sent. */
-  | { type: 'committed'; id: number; decided: BatchDecisions }
+  | { type: 'committed'; id: number; result: BatchResult }
   | { type: 'failed'; id: number; error: ThreadError }
   /** After a search index slice that indexed something: whether entries are still queued. */
   | { type: 'indexed'; more: boolean }

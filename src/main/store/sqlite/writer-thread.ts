@@ -1,7 +1,7 @@
 /**
  * The SQLite writer thread's entry (a worker_threads worker started by `SqliteWriterThread`): its
  * own connection to the relay's file, with the main connection's pragmas, and one
- * `sqliteBatchDecider` transaction (and fsync) per batch, off the thread that parses and
+ * `sqliteBatchCommitter` transaction (and fsync) per batch, off the thread that parses and
  * verifies requests. Batches arrive by structured clone (the bodies in memory shared with the main
  * thread) and go to the SQL as they are, so plain fields the accept path adds need nothing here.
  * The search indexer runs here too, between batches: on the main thread its transactions held
@@ -11,10 +11,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
-import type { BatchDecisions } from '../batch-records.js';
-import type { BatchItem } from '../delivery-batch.js';
+import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
-import { sqliteBatchDecider } from './batch-store.js';
+import { sqliteBatchCommitter } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
 import { createSearchIndex, SQLITE_PACING } from './search-index.js';
 import { WriterYield } from './writer-yield.js';
@@ -33,10 +32,10 @@ const { file, options, lockWanted } = workerData as WriterThreadData;
 const waiters = new WriterYield(lockWanted);
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
-function open(): { db: Db; commit: (batch: BatchItem[]) => BatchDecisions } | null {
+function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null {
   try {
     const db = openConnection(file);
-    return { db, commit: sqliteBatchDecider(db, options) };
+    return { db, commit: sqliteBatchCommitter(db, options) };
   } catch (error) {
     send({ type: 'open-failed', error: toThreadError(error) });
     port!.close();
@@ -82,9 +81,9 @@ if (writer) {
     }
     waiters.taken();
     try {
-      const decided = writer.commit(reviveBodies(message.batch));
+      const result = writer.commit(reviveBodies(message.batch));
       indexer.markBusy();
-      send({ type: 'committed', id: message.id, decided });
+      send({ type: 'committed', id: message.id, result });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
     }
