@@ -25,6 +25,7 @@ interface Target {
   server: ServerProcess<unknown>;
   url: string;
   headers: Record<string, string>;
+  before?: () => Promise<void>;
 }
 
 /** BEFORE=<dir>: also runs `<dir>/relay-server.mjs`, an earlier build kept under out/, for A/B. */
@@ -40,8 +41,23 @@ const relay = async (name: string, options: string[], bundle?: string): Promise<
   const headers = { authorization: `Bearer ${server.info.secret ?? ''}` };
   const notFound = options.includes('404');
   const url = notFound ? server.info.unknownWebhookUrl : server.info.webhookUrl;
-  return { name, server, url, headers };
+  // The 429 path: the webhook's default 60 a minute, spent before each round.
+  const before = options.includes('default') ? () => spendRate(url, headers) : undefined;
+  return { name, server, url, headers, before };
 };
+
+/** Spends the webhook's delivery rate until it answers 429 (ingress suite: spendDeliveryRate). */
+async function spendRate(url: string, headers: Record<string, string>): Promise<void> {
+  for (let i = 0; i < 61; i++) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'x-service-delivery-id': `prefill-${Date.now()}-${i}` },
+      body: '{}',
+    });
+    if (response.status === 429) return;
+  }
+  throw new Error('the delivery rate limit never answered 429');
+}
 const plain = async (name: string, script: string, threads: string[] = []): Promise<Target> => {
   const server = await startServer<{ url: string }>(
     script,
@@ -51,8 +67,11 @@ const plain = async (name: string, script: string, threads: string[] = []): Prom
   return { name, server, url: server.info.url, headers: {} };
 };
 
-/** TARGETS=<names>: only these (default: all but the `before` pair, which needs BEFORE). */
-const wanted = (process.env.TARGETS ?? 'bare,e2,relay,relay-no-index,relay-404,before,before-404')
+/** TARGETS=<names>: only these (default: all but the `before` ones, which need BEFORE). */
+const wanted = (
+  process.env.TARGETS ??
+  'bare,e2,relay,relay-no-index,relay-404,relay-429,before,before-404,before-429'
+)
   .split(',')
   .filter((name) => before || !name.startsWith('before'));
 const starters: Record<string, () => Promise<Target>> = {
@@ -62,8 +81,10 @@ const starters: Record<string, () => Promise<Target>> = {
   relay: () => relay('relay', ['raised']),
   'relay-no-index': () => relay('relay-no-index', ['raised', 'no-search']),
   'relay-404': () => relay('relay-404', ['raised', '404']),
+  'relay-429': () => relay('relay-429', ['default']),
   before: () => relay('before', ['raised'], `${before}/relay-server.mjs`),
   'before-404': () => relay('before-404', ['raised', '404'], `${before}/relay-server.mjs`),
+  'before-429': () => relay('before-429', ['default'], `${before}/relay-server.mjs`),
 };
 const targets: Target[] = [];
 for (const name of wanted) targets.push(await starters[name]!());
@@ -72,6 +93,7 @@ try {
   for (let round = 0; round < Number(rounds); round++) {
     for (const target of targets) {
       const pid = target.server.child.pid!;
+      await target.before?.();
       const before = [sum(mainThreadCpu(pid)), sum(processesCpu([pid]))];
       const result = await runWrk({
         url: target.url,

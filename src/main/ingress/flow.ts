@@ -53,7 +53,7 @@ function failed(attempt: Attempt, error: unknown): void {
   attempt.deps.log.error(`[ingress] could not record a delivery: ${describeError(error)}`);
   if (attempt.res.headersSent) return;
   const message = 'The relay could not record this delivery. Retry later.';
-  replyError(attempt.res, 503, 'unavailable', message, { 'Retry-After': '5' });
+  replyError(attempt.res, 503, 'unavailable', message, ['Retry-After', '5']);
 }
 
 /**

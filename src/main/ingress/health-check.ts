@@ -36,6 +36,6 @@ export async function answerHealth(
         since: new Date(state.since).toISOString(),
       },
     },
-    { 'Retry-After': '5', 'Cache-Control': 'no-store' },
+    ['Retry-After', '5', 'Cache-Control', 'no-store'],
   );
 }

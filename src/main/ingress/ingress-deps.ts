@@ -49,5 +49,5 @@ export interface IngressDeps {
   trustProxy: boolean;
   now: () => number;
   log: Logger;
-  refusals: Pick<RefusalTally, 'add'>;
+  refusals: Pick<RefusalTally, 'note'>;
 }

@@ -59,11 +59,24 @@ export function redactPath(raw: string): string {
  * Refused requests the log does not keep (404, 405, 429): the newest REFUSALS_KEPT in a ring
  * (bounded memory, never the disk), counts by status since start and over the last hour, and
  * one summary log line per interval instead of a line each, so a scanner or a runaway sender
- * can flood neither the log nor the relay's CPU.
+ * can flood neither the log nor the relay's CPU. Noting one is O(1) and builds no object: the
+ * ring is a set of columns (a refusal object is made only when the list is read), and a path
+ * like the last one shares its string, so that a flood at one URL keeps little more than its
+ * counts alive past the young generation.
  */
 export class RefusalTally {
-  private readonly ring: Array<Refusal | undefined> = new Array<Refusal | undefined>(REFUSALS_KEPT);
+  private readonly at = new Float64Array(REFUSALS_KEPT);
+  private readonly status = new Uint16Array(REFUSALS_KEPT);
+  private readonly method = new Array<string>(REFUSALS_KEPT).fill('');
+  private readonly path = new Array<string>(REFUSALS_KEPT).fill('');
+  private readonly reason = new Array<string>(REFUSALS_KEPT).fill('');
+  private readonly client = new Array<string>(REFUSALS_KEPT).fill('');
+  private readonly webhookUid = new Array<string | null>(REFUSALS_KEPT).fill(null);
   private next = 0;
+  private filled = 0;
+  /** The last path as received and as kept (redacted): the same again is neither redacted nor kept twice. */
+  private lastRaw = '';
+  private lastShown = '';
   private readonly totals = zero();
   /** A ring of the last hour's minutes: which minute each slot holds, and its counts by status. */
   private readonly minuteOf = new Float64Array(HOUR_MINUTES).fill(-1);
@@ -77,31 +90,64 @@ export class RefusalTally {
     this.timer.unref();
   }
 
-  /** The ingress's one call per refused request; the tally keeps `refusal`, its path redacted. */
+  /** One refused request, as a whole (tests, and any caller that has one). */
   add(refusal: Refusal): void {
-    refusal.path = redactPath(refusal.path);
-    this.ring[this.next] = refusal;
-    this.next = (this.next + 1) % REFUSALS_KEPT;
-    this.totals[refusal.status]++;
-    const minute = Math.floor(refusal.at / MINUTE_MS);
-    const at = minute % HOUR_MINUTES;
-    if (this.minuteOf[at] !== minute) {
-      this.minuteOf[at] = minute;
-      this.perMinute.fill(0, at * 3, at * 3 + 3);
+    const { at, method, path, status, reason, client, webhookUid } = refusal;
+    this.note(at, method, path, status, reason, client, webhookUid);
+  }
+
+  /** The ingress's one call per refused request (`path` as received: it is redacted here). */
+  note(
+    at: number,
+    method: string,
+    path: string,
+    status: RefusalStatus,
+    reason: string,
+    client: string,
+    webhookUid: string | null,
+  ): void {
+    if (path !== this.lastRaw) {
+      this.lastRaw = path;
+      this.lastShown = redactPath(path);
     }
-    this.perMinute[at * 3 + slot(refusal.status)]!++;
-    let reasons = this.summary.get(refusal.status);
-    if (!reasons) this.summary.set(refusal.status, (reasons = new Map<string, number>()));
-    reasons.set(refusal.reason, (reasons.get(refusal.reason) ?? 0) + 1);
+    const i = this.next;
+    this.at[i] = at;
+    this.status[i] = status;
+    this.method[i] = method;
+    this.path[i] = this.lastShown;
+    this.reason[i] = reason;
+    this.client[i] = client;
+    this.webhookUid[i] = webhookUid;
+    this.next = (i + 1) % REFUSALS_KEPT;
+    if (this.filled < REFUSALS_KEPT) this.filled++;
+    this.totals[status]++;
+    const minute = Math.floor(at / MINUTE_MS);
+    const slotAt = minute % HOUR_MINUTES;
+    if (this.minuteOf[slotAt] !== minute) {
+      this.minuteOf[slotAt] = minute;
+      this.perMinute.fill(0, slotAt * 3, slotAt * 3 + 3);
+    }
+    this.perMinute[slotAt * 3 + slot(status)]!++;
+    let reasons = this.summary.get(status);
+    if (!reasons) this.summary.set(status, (reasons = new Map<string, number>()));
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   }
 
   /** Newest first; only those naming `webhookUid` when given. */
   newest(limit: number, webhookUid?: string): Refusal[] {
     const out: Refusal[] = [];
-    for (let i = 1; i <= REFUSALS_KEPT && out.length < limit; i++) {
-      const refusal = this.ring[(this.next - i + REFUSALS_KEPT) % REFUSALS_KEPT];
-      if (!refusal) break;
-      if (webhookUid === undefined || refusal.webhookUid === webhookUid) out.push(refusal);
+    for (let n = 1; n <= this.filled && out.length < limit; n++) {
+      const i = (this.next - n + REFUSALS_KEPT) % REFUSALS_KEPT;
+      if (webhookUid !== undefined && this.webhookUid[i] !== webhookUid) continue;
+      out.push({
+        at: this.at[i]!,
+        method: this.method[i]!,
+        path: this.path[i]!,
+        status: this.status[i] as RefusalStatus,
+        reason: this.reason[i]!,
+        client: this.client[i]!,
+        webhookUid: this.webhookUid[i] ?? null,
+      });
     }
     return out;
   }

@@ -7,7 +7,7 @@ import type { IngressDeps } from './ingress-deps.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import type { RateGate } from './rate-gate.js';
 import type { RefusalStatus } from './refusal-tally.js';
-import { replyError } from './reply.js';
+import { replyError, type HeaderList } from './reply.js';
 import { boundedHeaders } from './steps/bounded-headers.js';
 import { budgetKey, clientAddress } from './steps/client-address.js';
 import { declaredLength } from './steps/declared-length.js';
@@ -17,6 +17,9 @@ import { deliveryIdentity, headerIdentity, type DeliveryIdentity } from './steps
 import { requestContext } from './steps/request-context.js';
 
 /** The ways a request ends without a 202: each says what the sender needs and logs what the operator needs. */
+
+/** The body may still be arriving; it is not wanted, so the connection is not kept. */
+const CLOSE: HeaderList = ['Connection', 'close'];
 
 /** The declared body size as a log entry keeps it: at most the limit + 1; 0 when none. */
 export function declaredSize(req: IncomingMessage): number {
@@ -34,8 +37,7 @@ export function rejectAuth(
 ): void | Promise<void> {
   return withinUnauthenticatedBudgets(attempt, () => {
     // The body may still be arriving; it is not wanted, so the connection is not kept.
-    const close = { Connection: 'close' };
-    rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, close);
+    rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, CLOSE);
   });
 }
 
@@ -49,18 +51,17 @@ export function rejectAuth(
  */
 function withinUnauthenticatedBudgets(attempt: Attempt, write: () => void): void | Promise<void> {
   const { deps, webhook, client, receivedAt } = attempt;
-  const close = { Connection: 'close' };
   const clientKey = `${webhook.uid} ${budgetKey(client)}`;
   return afterGate(deps.failedAuth, clientKey, receivedAt, (wait) => {
     if (wait > 0) {
       const message = 'Too many failed authentication attempts.';
-      return refuseTooMany(attempt, 'failed-authentication budget spent', message, wait, close);
+      return refuseTooMany(attempt, 'failed-authentication budget spent', message, wait, CLOSE);
     }
     return afterGate(deps.unauthenticated, webhook.uid, receivedAt, (webhookWait) => {
       if (webhookWait === 0) return write();
       const why = 'unauthenticated budget of the webhook spent';
       const message = 'Too many unauthenticated requests to this webhook.';
-      refuseTooMany(attempt, why, message, webhookWait, close);
+      refuseTooMany(attempt, why, message, webhookWait, CLOSE);
     });
   });
 }
@@ -94,9 +95,16 @@ export function rejectTooLarge(
   const limit = `body exceeds ${MAX_BODY_BYTES} bytes`;
   const reason = declared === undefined ? limit : `${limit} (declared ${declared})`;
   const reject = (): void => {
-    rejectWithLog(attempt, 413, 'payload_too_large', 'Rejected (too large)', reason, size, null, {
-      Connection: 'close',
-    });
+    rejectWithLog(
+      attempt,
+      413,
+      'payload_too_large',
+      'Rejected (too large)',
+      reason,
+      size,
+      null,
+      CLOSE,
+    );
   };
   if (attempt.webhook.authMode !== 'signature') return reject();
   return withinUnauthenticatedBudgets(attempt, reject);
@@ -110,7 +118,7 @@ export function rejectWithLog(
   reason: string,
   size: number,
   body: Buffer | null,
-  headers: Record<string, string> = {},
+  headers: HeaderList = [],
 ): void {
   const { deps, req, webhook, client, receivedAt } = attempt;
   const id = newDeliveryId(receivedAt);
@@ -175,15 +183,7 @@ export function noteRefusal(
   at: number = deps.now(),
   client: string = clientAddress(req, deps.trustProxy),
 ): void {
-  deps.refusals.add({
-    at,
-    method: req.method ?? '',
-    path: req.url ?? '/',
-    status,
-    reason,
-    client,
-    webhookUid,
-  });
+  deps.refusals.note(at, req.method ?? '', req.url ?? '/', status, reason, client, webhookUid);
 }
 
 /** 429: counted, not logged one by one, and never a log entry (PRODUCT.md §3). */
@@ -192,14 +192,14 @@ export function refuseTooMany(
   why: string,
   message: string,
   wait: number,
-  headers: Record<string, string> = {},
+  headers: HeaderList = [],
 ): void {
   const { req, res, deps, webhook, receivedAt, client } = attempt;
   noteRefusal(req, deps, 429, why, webhook.uid, receivedAt, client);
-  replyError(res, 429, 'rate_limited', `${message} Retry after ${wait} s.`, {
-    ...headers,
-    'Retry-After': String(wait),
-  });
+  const seconds = String(wait);
+  const all =
+    headers.length === 0 ? ['Retry-After', seconds] : [...headers, 'Retry-After', seconds];
+  replyError(res, 429, 'rate_limited', `${message} Retry after ${seconds} s.`, all);
 }
 
 /** The sender went away mid-body: nothing was promised, nothing is recorded. */

@@ -11,15 +11,30 @@ export type IngressErrorCode =
   | 'unavailable'
   | 'internal';
 
+/**
+ * Extra response headers as one flat list, name then value (`['Retry-After', '5']`), as
+ * `writeHead` takes them: no object per answer to build, spread and walk again.
+ */
+export type HeaderList = readonly string[];
+
+const NO_HEADERS: HeaderList = [];
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Error bodies say what went wrong in the sender's terms, never the relay's internals. */
 export function replyError(
   res: ServerResponse,
   status: number,
   code: IngressErrorCode,
   message: string,
-  headers: Record<string, string> = {},
+  headers: HeaderList = NO_HEADERS,
 ): void {
-  replyJson(res, status, { error: { code, message } }, headers);
+  // The body as text at once: a refusal builds no object to serialize (`code` is one of ours).
+  replyText(
+    res,
+    status,
+    `{"error":{"code":"${code}","message":${JSON.stringify(message)}}}`,
+    headers,
+  );
 }
 
 /**
@@ -31,17 +46,26 @@ export function replyJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: HeaderList = NO_HEADERS,
 ): void {
-  const text = JSON.stringify(body);
-  const all: Record<string, string> = {
-    ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-  };
-  if (bodyLeftToClose(res.req)) all.Connection ??= 'close';
+  replyText(res, status, JSON.stringify(body), headers);
+}
+
+/** `text`: JSON already serialized. */
+function replyText(res: ServerResponse, status: number, text: string, headers: HeaderList): void {
+  const length = String(Buffer.byteLength(text));
+  const close = bodyLeftToClose(res.req) && !hasHeader(headers, 'connection');
+  const all = [...headers, 'Content-Type', JSON_TYPE, 'Content-Length', length];
+  if (close) all.push('Connection', 'close');
   res.writeHead(status, all);
   res.end(text);
+}
+
+function hasHeader(headers: HeaderList, lowerCaseName: string): boolean {
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() === lowerCaseName) return true;
+  }
+  return false;
 }
 
 /**

@@ -66,6 +66,18 @@ describe('the refused-requests ring', () => {
     expect(kept[0]!.length).toBeLessThanOrEqual(201);
   });
 
+  it('redacts a path sent again as it did the first time, whatever came between', () => {
+    tally = new RefusalTally(silentLogger);
+    const tokened = `/webhooks/w/${UID}/${TOKEN}`;
+    for (const path of [tokened, tokened, '/wp-login.php', tokened]) tally.add(refusal({ path }));
+    expect(tally.newest(10).map((r) => r.path)).toEqual([
+      `/webhooks/w/${UID}/{token}`,
+      '/wp-login.php',
+      `/webhooks/w/${UID}/{token}`,
+      `/webhooks/w/${UID}/{token}`,
+    ]);
+  });
+
   it('keeps what is plainly not a token', () => {
     expect(redactPath('/wp-login.php')).toBe('/wp-login.php');
     expect(redactPath(`/webhooks/w/${UID}`)).toBe(`/webhooks/w/${UID}`);

@@ -8,6 +8,7 @@ export type DeclaredLength =
 const DIGITS = /^[0-9]+$/;
 /** Past this many digits a declared length is shown cut short: leading zeros are unbounded. */
 const SHOWN_DIGITS = 24;
+const digitsOf = (n: number): number => (n < 1 ? 1 : Math.floor(Math.log10(n)) + 1);
 
 /**
  * The Content-Length as bytes when it is within `limit`. Node's parser already refuses framing
@@ -20,9 +21,10 @@ export function declaredLength(req: IncomingMessage, limit: number): DeclaredLen
   if (lines?.length !== 1) return { kind: 'none' };
   const text = lines[0]!.trim();
   if (!DIGITS.test(text)) return { kind: 'none' };
-  const digits = text.replace(/^0+(?=.)/, '');
+  // Leading zeros are rare: no second string for the common length.
+  const digits = text.charCodeAt(0) === 48 ? text.replace(/^0+(?=.)/, '') : text;
   // Within `limit` a length has at most as many digits as the limit, so Number is exact there.
-  if (digits.length <= String(limit).length && Number(digits) <= limit) {
+  if (digits.length <= digitsOf(limit) && Number(digits) <= limit) {
     return { kind: 'within', bytes: Number(digits) };
   }
   const shown = digits.length > SHOWN_DIGITS ? `${digits.slice(0, SHOWN_DIGITS)}…` : digits;

@@ -13,7 +13,7 @@ export const answerHealthCheck: Step = (attempt) => {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const why = 'health check with a method but GET or HEAD';
     noteRefusal(req, deps, 405, why, null, attempt.receivedAt, attempt.client);
-    replyError(res, 405, 'method_not_allowed', 'Use GET.', { Allow: 'GET, HEAD' });
+    replyError(res, 405, 'method_not_allowed', 'Use GET.', ['Allow', 'GET, HEAD']);
     return 'answered';
   }
   return answerHealth(res, deps.storeKind, deps.storeHealth).then(() => 'answered');

@@ -22,9 +22,10 @@ function notPost(attempt: Attempt, webhookUid: string | null): Verdict {
     receivedAt,
     client,
   );
-  replyError(attempt.res, 405, 'method_not_allowed', 'Send deliveries with POST.', {
-    Allow: 'POST',
-  });
+  replyError(attempt.res, 405, 'method_not_allowed', 'Send deliveries with POST.', [
+    'Allow',
+    'POST',
+  ]);
   return 'answered';
 }
 
