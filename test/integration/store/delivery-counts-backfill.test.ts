@@ -1,11 +1,13 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import { migratePostgres } from '../../../src/main/store/postgres/migrate.js';
 import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { runMigrations } from '../../../src/main/store/sqlite/migrate.js';
 import { usePostgres } from '../../support/postgres.js';
 import { tempDir } from '../../support/relay.js';
+import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
 
 const COUNTS = 15;
 const before = schemaVersions.filter((v) => v.version < COUNTS);
@@ -85,5 +87,34 @@ describe('schema version 15 counts an existing log', () => {
     // TRUNCATE fires no delete trigger; the counts empty with the log all the same.
     await pool.query('TRUNCATE deliveries');
     expect((await pool.query(COUNTS_SQL)).rows).toEqual([]);
+  });
+
+  it('on PostgreSQL: two replicas writing the same minutes at once count exactly, no deadlock', async () => {
+    const { pool, openPool } = await postgres.database();
+    const replicas = [pool, openPool()].map((p) =>
+      createPostgresBatchStore(p, { dedupeWindowMs: 60_000 }),
+    );
+    const uid = `wh_${'q'.repeat(24)}`;
+    const start = freshEpoch();
+    for (let round = 0; round < 20; round++) {
+      // Both replicas' batches land in the same two minutes and labels, in opposite orders.
+      await Promise.all(
+        replicas.map((replica, r) =>
+          replica.commit(
+            Array.from({ length: 10 }, (_, i) => {
+              const at = start + ((r === 0 ? i : 9 - i) % 2) * 60_000 + round;
+              return i % 3 === 0 ? rejected(uid, at) : accepted(uid, at, `{"r":${r}}`);
+            }),
+          ),
+        ),
+      );
+    }
+    const counts = await pool.query(COUNTS_SQL);
+    const log = await pool.query<{ uid: string; minute: string; label: string; n: string }>(
+      `SELECT webhook_uid AS uid, received_at / 60000 AS minute, label, count(*) AS n
+       FROM deliveries GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    expect(counts.rows).toEqual(log.rows);
+    expect(log.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(400);
   });
 });
