@@ -102,12 +102,18 @@ export interface DeliveriesRepository {
   /** Null for entries written before request contexts were kept ("not recorded"). */
   requestContext(id: string): Promise<RequestContext | null>;
   countSince(since: number): Promise<number>;
-  /** Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. */
+  /**
+   * Counts by webhook, hour (0 = the hour starting at `since`, a whole minute) and label, for a
+   * factory.
+   */
   activitySince(
     factoryId: string,
     since: number,
   ): Promise<Array<{ uid: string; hour: number; label: DeliveryLabel; n: number }>>;
-  /** Counts by bucket (0 = the one starting at `since`) and label, for one webhook. */
+  /**
+   * Counts by bucket (0 = the one starting at `since`, a whole minute; buckets of whole minutes)
+   * and label, for one webhook.
+   */
   volumeSince(
     webhookUid: string,
     since: number,

@@ -13,6 +13,7 @@ import { up as sqliteReplicas } from './sqlite/migrations/009-replicas.js';
 import { up as sqlitePostgresSearchQueue } from './sqlite/migrations/010-postgres-search-queue.js';
 import { up as sqliteProviderLinks } from './sqlite/migrations/013-provider-links.js';
 import { up as sqliteDeliverySummaries } from './sqlite/migrations/011-delivery-summaries.js';
+import { up as sqliteDeliveryCounts } from './sqlite/migrations/015-delivery-counts.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -25,6 +26,7 @@ import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-se
 import { providerLinks as postgresProviderLinks } from './postgres/migrations/013-provider-links.js';
 import { deliverySummaries as postgresDeliverySummaries } from './postgres/migrations/011-delivery-summaries.js';
 import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrations/014-search-text-serial.js';
+import { deliveryCounts as postgresDeliveryCounts } from './postgres/migrations/015-delivery-counts.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -110,5 +112,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'search-text-serial',
     sqlite: () => undefined,
     postgres: postgresSearchTextSerial,
+  },
+  // Totals, activity and volume add up these per-minute counts instead of counting the log.
+  {
+    version: 15,
+    name: 'delivery-counts',
+    sqlite: sqliteDeliveryCounts,
+    postgres: postgresDeliveryCounts,
   },
 ];

@@ -25,6 +25,8 @@ const POSTGRES_ONLY_COLUMNS = [
   // Queued for the search index (SQLite queues in a table of its own, delivery_search_pending).
   'deliveries.indexed',
   'payloads.indexed',
+  // Each connection counts into a shard of its own (two relays write at once; SQLite has one writer).
+  'delivery_counts.shard',
 ];
 const POSTGRES_ONLY_INDEXES = [
   'runs_leases',

@@ -1,11 +1,15 @@
-import type { DeliveryLabel } from '../../../shared/labels.js';
-import { idFloor } from '../../../shared/delivery-ids.js';
 import {
   RECOVERED_COLUMN,
   toRecord,
   type DeliveriesRepository,
   type DeliveryRow,
 } from '../deliveries.js';
+import {
+  activityByMinute,
+  countByMinute,
+  countedByMinute,
+  volumeByMinute,
+} from './delivery-counts.js';
 import { deliveryFilter, type DeliveryDialect } from './delivery-filter.js';
 import { mapCall, row, rows, type Calls } from './query.js';
 
@@ -32,8 +36,9 @@ export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepos
         nextBefore: records.length > limit ? records[limit - 1]!.id : null,
       }));
     },
-    /** How many entries match, on every page (no `before`). */
+    /** How many entries match, on every page (no `before`); labels and times by the minute. */
     count: (webhookUid, only = {}) => {
+      if (countedByMinute(only)) return countByMinute(dialect, webhookUid, only);
       const { where, params } = deliveryFilter(dialect, webhookUid, null, only);
       return row(`SELECT count(*) AS n FROM deliveries d WHERE ${where}`, params, count);
     },
@@ -61,30 +66,10 @@ export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepos
       ),
     countSince: (since) =>
       row('SELECT count(*) AS n FROM deliveries WHERE received_at >= $1', [since], count),
-    /**
-     * Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. CAST:
-     * SQLite binds a JS number as a REAL, which would make the hour a fraction.
-     */
-    activitySince: (factoryId, since) =>
-      rows(
-        `SELECT d.webhook_uid AS uid, (d.received_at - CAST($1 AS BIGINT)) / 3600000 AS hour,
-                d.label AS label, count(*) AS n
-         FROM deliveries d JOIN webhooks w ON w.uid = d.webhook_uid
-         WHERE d.received_at >= $1 AND w.factory_id = $2 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        [since, factoryId],
-        (r: { uid: string; hour: number; label: DeliveryLabel; n: number }) => r,
-      ),
+    /** Counts by webhook, hour (0 = the hour starting at `since`) and label, for a factory. */
+    activitySince: (factoryId, since) => activityByMinute(factoryId, since),
     /** Counts by bucket (0 = the one starting at `since`) and label, for one webhook. */
-    volumeSince: (webhookUid, since, bucketMs) =>
-      rows(
-        // Reads only the index (webhook, id, label, received_at); ids from `since` start at idFloor.
-        `SELECT (received_at - CAST($2 AS BIGINT)) / CAST($4 AS BIGINT) AS bucket, label,
-                count(*) AS n
-         FROM deliveries WHERE webhook_uid = $1 AND id >= $3 AND received_at >= $2
-         GROUP BY 1, 2 ORDER BY 1, 2`,
-        [webhookUid, since, idFloor(since), bucketMs],
-        (r: { bucket: number; label: DeliveryLabel; n: number }) => r,
-      ),
+    volumeSince: (webhookUid, since, bucketMs) => volumeByMinute(webhookUid, since, bucketMs),
     latestAt: (webhookUid) =>
       row(
         'SELECT received_at FROM deliveries WHERE webhook_uid = $1 ORDER BY id DESC LIMIT 1',

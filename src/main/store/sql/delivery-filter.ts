@@ -17,6 +17,8 @@ export interface DeliveryDialect extends SqlDialect {
   labelIn(bind: Bind, labels: readonly DeliveryLabel[]): string;
   /** `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14). */
   holds(bind: Bind, text: string): string;
+  /** After `FROM deliveries d`: read it by its time index (a count of a minute's entries). */
+  byTime: string;
 }
 
 /**

@@ -28,4 +28,6 @@ export const sqliteDialect: DeliveryDialect = {
          OR ${within('CAST(pp.body AS TEXT)')})`;
   },
   commaList: (column) => `group_concat(${column})`,
+  // Without statistics SQLite would take the webhook's index and read all of its entries.
+  byTime: 'INDEXED BY deliveries_by_time',
 };
