@@ -9,6 +9,7 @@
  * its slices stalled the parsing of requests. Retention runs here for the same reasons (its
  * slices, their commits and the checkpoints they cause held the ingress thread).
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
@@ -81,8 +82,10 @@ if (writer) {
     }
     waiters.taken();
     try {
+      const began = performance.now();
       const result = writer.commit(reviveBodies(message.batch));
-      indexer.markBusy();
+      // The commit's time (its fsync included) is the writer's load the index's share follows.
+      indexer.markBusy(performance.now() - began);
       send({ type: 'committed', id: message.id, result });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
