@@ -25,6 +25,7 @@ import { searchQueue as postgresSearchQueue } from './postgres/migrations/010-se
 import { providerLinks as postgresProviderLinks } from './postgres/migrations/013-provider-links.js';
 import { deliverySummaries as postgresDeliverySummaries } from './postgres/migrations/011-delivery-summaries.js';
 import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrations/014-search-text-serial.js';
+import { searchTextChecked as postgresSearchTextChecked } from './postgres/migrations/016-search-text-checked.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -110,5 +111,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'search-text-serial',
     sqlite: () => undefined,
     postgres: postgresSearchTextSerial,
+  },
+  // The payload's UTF-8 checked once, when written (PostgreSQL); SQLite's index reads the text.
+  {
+    version: 16,
+    name: 'search-text-checked',
+    sqlite: () => undefined,
+    postgres: postgresSearchTextChecked,
   },
 ];

@@ -166,7 +166,10 @@ export class SearchIndexer {
     this.timer.unref();
   }
 
-  /** A commit ended now; `commitMs`: how long it held the writer (0: not measured). */
+  /**
+   * A commit ended now; `commitMs`: how long the relay was busy on its account (the writer's
+   * commit and the ingress's work for it: see writer-thread.ts; 0: not measured).
+   */
   markBusy(commitMs = 0): void {
     this.busy = true;
     this.lastBusyAt = performance.now();

@@ -36,6 +36,17 @@ export const SQLITE_PACING: IndexPacing = {
 };
 
 /**
+ * The ingress's CPU for one delivery, counted into the load the index's light share follows
+ * beside each commit's own time. A saturating sender's commits are short and the writer waits
+ * for the main thread between them: counting commits alone, the ingress bench (autocannon, 50
+ * connections) looked light, and the index's slices took the CPU its main thread needed (c 215
+ * req/s against c0 836 in one round). The ingress bench's figure: 605 µs of CPU per 1 KB
+ * request, the threads together (main 262); half a millisecond, so 500 deliveries a second count
+ * as a full load.
+ */
+export const ACCEPT_MS_PER_DELIVERY = 0.5;
+
+/**
  * What the index holds of each entry, for a `WHERE` on `d` (the deliveries table). The bytes are
  * UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS. The summary
  * (version 11) shares the event type's column, on a line of its own.

@@ -16,7 +16,7 @@ import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
-import { createSearchIndex, SQLITE_PACING } from './search-index.js';
+import { ACCEPT_MS_PER_DELIVERY, createSearchIndex, SQLITE_PACING } from './search-index.js';
 import { WriterYield } from './writer-yield.js';
 import {
   reviveBodies,
@@ -84,8 +84,10 @@ if (writer) {
     try {
       const began = performance.now();
       const result = writer.commit(reviveBodies(message.batch));
-      // The commit's time (its fsync included) is the writer's load the index's share follows.
-      indexer.markBusy(performance.now() - began);
+      // The relay's load the index's share follows: the commit's time (its fsync included) and
+      // the ingress's own time for what it carried (the two share the machine's cores).
+      const busyMs = performance.now() - began + message.batch.length * ACCEPT_MS_PER_DELIVERY;
+      indexer.markBusy(busyMs);
       send({ type: 'committed', id: message.id, result });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
