@@ -27,6 +27,7 @@ import { providerLinks as postgresProviderLinks } from './postgres/migrations/01
 import { deliverySummaries as postgresDeliverySummaries } from './postgres/migrations/011-delivery-summaries.js';
 import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrations/014-search-text-serial.js';
 import { deliveryCounts as postgresDeliveryCounts } from './postgres/migrations/015-delivery-counts.js';
+import { searchTextChecked as postgresSearchTextChecked } from './postgres/migrations/016-search-text-checked.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -119,5 +120,12 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'delivery-counts',
     sqlite: sqliteDeliveryCounts,
     postgres: postgresDeliveryCounts,
+  },
+  // The payload's UTF-8 checked once, when written (PostgreSQL); SQLite's index reads the text.
+  {
+    version: 16,
+    name: 'search-text-checked',
+    sqlite: () => undefined,
+    postgres: postgresSearchTextChecked,
   },
 ];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRetention } from '../../../src/main/store/sqlite/retention.js';
 import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
+import { RARE_HITS } from '../../../src/main/store/sqlite/search-plan.js';
 import type { MethodInput, MethodOutput } from '../../../src/shared/contract/index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
@@ -114,6 +115,42 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
 
     const all = await list({ limit: 1 });
     expect(all.total).toBe(COUNT);
+  });
+
+  it('pages a rare text, an ID prefix and a common word newest first, each with its exact total on every page', async () => {
+    indexEverything();
+    // Rare and ID-shaped searches are answered from their own hits, a common word (more than
+    // search-plan.ts's RARE_HITS) by walking the webhook newest first: the same rows either way.
+    const accepted = (i: number): boolean => i % 5 < 3;
+    const expected = {
+      'Customer 42': ids.filter((_, i) => accepted(i) && String(i).startsWith('42')),
+      Lyon: ids.filter((_, i) => accepted(i) && i % 3 !== 0),
+      [ids[5_555]!.slice(0, 12)]: ids.filter((id) => id.startsWith(ids[5_555]!.slice(0, 12))),
+    };
+    expect(expected.Lyon.length).toBeGreaterThan(RARE_HITS);
+    for (const [q, matching] of Object.entries(expected)) {
+      const seen: string[] = [];
+      let before: string | undefined;
+      do {
+        const page = await list({ q: q.toUpperCase(), limit: 200, ...(before && { before }) });
+        expect(page.total).toBe(matching.length);
+        seen.push(...page.items.map((d) => d.id));
+        before = page.nextBefore ?? undefined;
+      } while (before);
+      expect(seen).toEqual([...matching].reverse());
+    }
+  });
+
+  it("finds a webhook's entry while it is still queued for the index, and not another webhook's", async () => {
+    const db = sqliteDbOf(relay.core.store);
+    const mine = await relay.createWebhook({ name: 'queued-mine' });
+    const theirs = await relay.createWebhook({ name: 'queued-theirs' });
+    const body = (): string => JSON.stringify({ parcel: 'kiwi-crate-7' });
+    const own = seedLog(db, mine.webhook.uid, 3, { bodyOf: body });
+    seedLog(db, theirs.webhook.uid, 3, { bodyOf: body });
+    const found = await relay.call('deliveries.list', { uid: mine.webhook.uid, q: 'KIWI-crate' });
+    expect(found.items.map((d) => d.id)).toEqual([...own].reverse());
+    expect(found.total).toBe(3);
   });
 
   it('forgets what retention prunes, and finds what a replay adds', async () => {

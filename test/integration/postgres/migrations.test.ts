@@ -27,6 +27,8 @@ const POSTGRES_ONLY_COLUMNS = [
   'payloads.indexed',
   // Each connection counts into a shard of its own (two relays write at once; SQLite has one writer).
   'delivery_counts.shard',
+  // Whether the payload is UTF-8, decided when written (version 16: the search text's input).
+  'payloads.utf8',
 ];
 const POSTGRES_ONLY_INDEXES = [
   'runs_leases',
@@ -224,6 +226,46 @@ describe('PostgreSQL migrations', () => {
     ]);
     expect(await createPostgresMetricsReader(pool).searchPending()).toBe(1);
     expect(await hits('zürich')).toEqual([later[0]!.id, zurich]);
+  });
+
+  it('search payloads that are not UTF-8 beside ones that are, before and after version 16 checks them once', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    await migratePostgres(
+      pool,
+      schemaVersions.filter((v) => v.version < 16),
+    );
+    const t0 = freshEpoch();
+    const batchStore = createPostgresBatchStore(pool, { dedupeWindowMs: 1 });
+    const latin1 = (at: number): BatchItem => {
+      const item = accepted('wh_bytes', at, '');
+      if (item.kind === 'accept') item.item.body = Buffer.from('{"city":"Z\u00fcrich"}', 'latin1');
+      return item;
+    };
+    const { committed } = await batchStore.commit([
+      accepted('wh_bytes', t0, '{"city":"Zürich"}'),
+      latin1(t0 + 1),
+      notUtf8('wh_bytes', t0 + 2),
+    ]);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+    const flags = await pool.query<{ delivery_id: string; utf8: boolean }>(
+      'SELECT delivery_id, utf8 FROM payloads ORDER BY delivery_id',
+    );
+    expect(flags.rows.map((r) => r.utf8)).toEqual([true, false, false]);
+
+    // Written after the migration: the flag is decided by the INSERT the accept path always made.
+    const { committed: later } = await batchStore.commit([
+      latin1(t0 + 3),
+      accepted('wh_bytes', t0 + 4, '{"city":"Zürich"}'),
+    ]);
+    const log = createPostgresDeliveriesRepository(pool);
+    const page = await log.page('wh_bytes', 10, null, { q: 'ZÜRICH' });
+    expect(page.items.map((d) => d.id)).toEqual([later[1]!.id, committed[0]!.id]);
+    expect(await log.count('wh_bytes', { q: 'zürich' })).toBe(2);
+    // An entry whose payload is not text is still found by its ID.
+    const bytes = committed[2]!.id;
+    expect(
+      (await log.page('wh_bytes', 10, null, { q: bytes.slice(-12) })).items.map((d) => d.id),
+    ).toEqual([bytes]);
   });
 });
 

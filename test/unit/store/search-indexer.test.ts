@@ -6,6 +6,7 @@ import {
   type IndexPacing,
   type IndexRun,
 } from '../../../src/main/store/search-indexer.js';
+import { SQLITE_PACING } from '../../../src/main/store/sqlite/search-index.js';
 
 /**
  * The pacing policy alone, ticked by hand: each slice "indexes" one entry that takes `entryMs`
@@ -240,5 +241,80 @@ describe('SearchIndexer and merging', () => {
     tickAfter(10);
     tickAfter(10);
     expect(calls.slice(5)).toEqual(['index', 'merge']);
+  });
+});
+
+describe("SearchIndexer and the writer's load", () => {
+  let now = 0;
+  beforeEach(() => {
+    now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  /**
+   * The relay's own pacing beside a sender that commits every `everyMs` for `commitMs`: a queue
+   * of `queued` entries of `entryMs` each (a 1 KB payload's indexing on the loaded machine),
+   * ticked as the thread's timer would be. Answers how many simulated seconds the queue took.
+   */
+  function catchUp(everyMs: number, commitMs: number, queued: number, entryMs = 1): number {
+    let left = queued;
+    const indexer = new SearchIndexer(
+      {
+        indexSome: (budgetMs: number): IndexRun => {
+          const indexed = Math.min(left, Math.max(1, Math.floor(budgetMs / entryMs)));
+          left -= indexed;
+          now += indexed * entryMs;
+          return { indexed, more: left > 0 };
+        },
+      },
+      SQLITE_PACING,
+      (error) => {
+        throw error;
+      },
+    );
+    const started = now;
+    let nextCommit = now;
+    // Two simulated minutes at most: the assertions say how much less it took.
+    while (left > 0 && now - started < 120_000) {
+      if (now >= nextCommit) {
+        now += commitMs;
+        indexer.markBusy(commitMs);
+        nextCommit += everyMs;
+      }
+      indexer.tick();
+      now += 2.5;
+    }
+    return (now - started) / 1000;
+  }
+
+  it("takes most of an idle writer beside a light sender: a restart's queue in seconds, not hours", () => {
+    // 5 deliveries a second, 1 ms each: the writer idle 99.5 % of the time.
+    const seconds = catchUp(200, 1, 20_000);
+    // At the busy share alone (4 %), 20,000 ms of indexing would take over 8 minutes.
+    expect(seconds).toBeLessThan(40);
+  });
+
+  it('keeps the busy share beside a sender that fills the writer', () => {
+    // A commit of 4 ms every 5 ms: the writer busy 80 % of the time.
+    const saturated = catchUp(5, 4, 2_000);
+    const light = catchUp(200, 1, 2_000);
+    expect(saturated).toBeGreaterThan(light * 5);
+  });
+
+  it("measures the writer's load from its commits' time, decaying once they stop", () => {
+    const indexer = new SearchIndexer(
+      { indexSome: () => ({ indexed: 0, more: false }) },
+      SQLITE_PACING,
+      () => {},
+    );
+    for (let i = 0; i < 1_000; i++) {
+      now += 4;
+      indexer.markBusy(4);
+      now += 1;
+    }
+    expect(indexer.writerLoad()).toBeGreaterThan(0.7);
+    now += 10_000;
+    expect(indexer.writerLoad()).toBeLessThan(0.01);
   });
 });

@@ -18,7 +18,8 @@ export const postgresDialect: DeliveryDialect = {
     const fields = ['s.id', 's.identity', 's.event_type', 's.summary'].map((f) =>
       like(`hookport_fold(${f})`),
     );
-    const payload = like('hookport_payload_text(p.body)');
+    // Version 16: the UTF-8 checked when the payload was written, no subtransaction per row here.
+    const payload = like('hookport_search_text(p.body, p.utf8)');
     return `d.id IN (
       SELECT s.id FROM deliveries s
       WHERE ${fields.map((f) => `(s.indexed AND ${f})`).join(' OR ')}

@@ -15,10 +15,19 @@ export interface SqlDialect {
 export interface DeliveryDialect extends SqlDialect {
   /** `d.label` is one of `labels`. */
   labelIn(bind: Bind, labels: readonly DeliveryLabel[]): string;
-  /** `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14). */
-  holds(bind: Bind, text: string): string;
   /** After `FROM deliveries d`: read it by its time index (a count of a minute's entries). */
   byTime: string;
+  /**
+   * `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14).
+   * `webhookUid`: the placeholder of the webhook the whole filter is about (`d.webhook_uid`), for
+   * a part of the search that can be narrowed to it.
+   */
+  holds(bind: Bind, text: string, webhookUid: string): string;
+  /**
+   * The search's own rows drive the statement: the other filters are tested on each of them
+   * rather than used to walk an index (SQLite: a rare text, see sqlite/search-plan.ts).
+   */
+  drivenBySearch?: boolean;
 }
 
 /**
@@ -33,16 +42,22 @@ export function deliveryFilter(
 ): { where: string; params: unknown[] } {
   const params: unknown[] = [uid];
   const bind: Bind = (value) => `$${params.push(value)}`;
-  const parts = ['d.webhook_uid = $1'];
-  if (before !== null) parts.push(`d.id < ${bind(before)}`);
+  // A unary + keeps SQLite from walking an index by the column: the search's rows drive instead.
+  const driven = dialect.drivenBySearch === true && only.q !== undefined;
+  const d = (column: string): string => (driven ? `+d.${column}` : `d.${column}`);
+  const parts = [`${d('webhook_uid')} = $1`];
+  if (before !== null) parts.push(`${d('id')} < ${bind(before)}`);
   if (only.from !== undefined) {
     // The ID bound first: ids from `from` on start at idFloor, so the index narrows the range.
-    parts.push(`d.id >= ${bind(idFloor(only.from))}`, `d.received_at >= ${bind(only.from)}`);
+    parts.push(
+      `${d('id')} >= ${bind(idFloor(only.from))}`,
+      `${d('received_at')} >= ${bind(only.from)}`,
+    );
   }
-  if (only.to !== undefined) parts.push(`d.received_at <= ${bind(only.to)}`);
+  if (only.to !== undefined) parts.push(`${d('received_at')} <= ${bind(only.to)}`);
   if (only.labels && only.labels.length > 0) parts.push(dialect.labelIn(bind, only.labels));
   if (only.identity !== undefined) parts.push(`d.identity = ${bind(only.identity)}`);
-  if (only.eventType !== undefined) parts.push(`d.event_type = ${bind(only.eventType)}`);
-  if (only.q !== undefined) parts.push(dialect.holds(bind, only.q));
+  if (only.eventType !== undefined) parts.push(`${d('event_type')} = ${bind(only.eventType)}`);
+  if (only.q !== undefined) parts.push(dialect.holds(bind, only.q, '$1'));
   return { where: parts.join(' AND '), params };
 }

@@ -28,9 +28,23 @@ export const SQLITE_PACING: IndexPacing = {
   busy: { ms: 0.5, share: 0.04, largestEntry: 8 * 1024 },
   behind: { ms: 0.5, share: 0.1, largestEntry: 8 * 1024 },
   idle: { ms: 5, share: 0.8 },
+  // A light sender (5 a second, ~1 ms commits) leaves the thread idle 95 % of the time: the
+  // index takes most of it, in slices a commit cuts short after the entry under way (lockWanted).
+  light: { ms: 4, share: 0.75, largestEntry: 8 * 1024, below: 0.25 },
   // A sender's deliveries seconds apart are still a busy relay: the idle share waits for a lull.
   quietAfterMs: 2_000,
 };
+
+/**
+ * The ingress's CPU for one delivery, counted into the load the index's light share follows
+ * beside each commit's own time. A saturating sender's commits are short and the writer waits
+ * for the main thread between them: counting commits alone, the ingress bench (autocannon, 50
+ * connections) looked light, and the index's slices took the CPU its main thread needed (c 215
+ * req/s against c0 836 in one round). The ingress bench's figure: 605 µs of CPU per 1 KB
+ * request, the threads together (main 262); half a millisecond, so 500 deliveries a second count
+ * as a full load.
+ */
+export const ACCEPT_MS_PER_DELIVERY = 0.5;
 
 /**
  * What the index holds of each entry, for a `WHERE` on `d` (the deliveries table). The bytes are

@@ -9,13 +9,14 @@
  * its slices stalled the parsing of requests. Retention runs here for the same reasons (its
  * slices, their commits and the checkpoints they cause held the ingress thread).
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
-import { createSearchIndex, SQLITE_PACING } from './search-index.js';
+import { ACCEPT_MS_PER_DELIVERY, createSearchIndex, SQLITE_PACING } from './search-index.js';
 import { WriterYield } from './writer-yield.js';
 import {
   reviveBodies,
@@ -81,8 +82,12 @@ if (writer) {
     }
     waiters.taken();
     try {
+      const began = performance.now();
       const result = writer.commit(reviveBodies(message.batch));
-      indexer.markBusy();
+      // The relay's load the index's share follows: the commit's time (its fsync included) and
+      // the ingress's own time for what it carried (the two share the machine's cores).
+      const busyMs = performance.now() - began + message.batch.length * ACCEPT_MS_PER_DELIVERY;
+      indexer.markBusy(busyMs);
       send({ type: 'committed', id: message.id, result });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
