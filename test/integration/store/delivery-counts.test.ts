@@ -6,12 +6,12 @@ import { waitForDeliveries, type Delivery } from '../../support/deliveries.js';
 import {
   bearer,
   postDelivery,
-  startTestRelay,
   tempDir,
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
-import { storeConfig, storeKinds } from '../../support/stores.js';
+import { storeKinds } from '../../support/stores.js';
+import { startClockedRelay } from '../../support/clocked-relay.js';
 import { waitFor } from '../../support/wait.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -36,12 +36,7 @@ describe.each(storeKinds)('exact totals, activity and volume (%s)', (storeKind) 
 
   const start = async (at: number): Promise<void> => {
     clock = at;
-    relay = await startTestRelay({
-      ...storeConfig(storeKind),
-      dataDir,
-      now: () => clock,
-      limits: { deliveriesPerMinute: 1_000_000 },
-    });
+    relay = await startClockedRelay(storeKind, dataDir, () => clock);
   };
   beforeAll(async () => {
     await start(START + 13_000);

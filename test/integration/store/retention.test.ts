@@ -4,13 +4,13 @@ import { getDelivery, listDeliveries } from '../../support/deliveries.js';
 import {
   bearer,
   postDelivery,
-  startTestRelay,
   tempDir,
   type CreatedWebhook,
   type TestRelay,
 } from '../../support/relay.js';
+import { startClockedRelay } from '../../support/clocked-relay.js';
 import { waitFor } from '../../support/wait.js';
-import { storeConfig, storeKinds } from '../../support/stores.js';
+import { storeKinds } from '../../support/stores.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -32,14 +32,7 @@ describe.each(storeKinds)('delivery log retention (%s)', (storeKind) => {
 
   const start = async (at: number): Promise<TestRelay> => {
     clock = at;
-    relay = await startTestRelay({
-      ...storeConfig(storeKind),
-      dataDir,
-      now: () => clock,
-      // PostgreSQL counts the rate on the database's clock, not this injected one; the rate is
-      // not what this suite is about.
-      limits: { deliveriesPerMinute: 1_000_000 },
-    });
+    relay = await startClockedRelay(storeKind, dataDir, () => clock);
     return relay;
   };
 
