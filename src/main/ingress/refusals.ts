@@ -36,7 +36,6 @@ export function rejectAuth(
   body: Buffer | null,
 ): void | Promise<void> {
   return withinUnauthenticatedBudgets(attempt, () => {
-    // The body may still be arriving; it is not wanted, so the connection is not kept.
     rejectWithLog(attempt, 401, 'unauthorized', 'Rejected (auth)', reason, size, body, CLOSE);
   });
 }

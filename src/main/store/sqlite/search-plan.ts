@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
 import { ftsPhrase } from './dialect.js';
 
@@ -14,12 +15,29 @@ import { ftsPhrase } from './dialect.js';
  */
 export const RARE_HITS = 2_000;
 
+/**
+ * How long a search's estimate is reused: a list read asks for its page and its total, and the
+ * next pages follow, each asking again. The plan is a matter of speed only (both plans answer the
+ * same rows), so an estimate a few seconds old is good enough.
+ */
+const ESTIMATE_KEPT_MS = 5_000;
+
 /** Whether `q` is rare in the index (its own estimate: the hits, counted up to `RARE_HITS`). */
-export function rareSearch(db: Db): (q: string) => boolean {
+export function rareSearch(
+  db: Db,
+  now: () => number = () => performance.now(),
+): (q: string) => boolean {
   const hits = db
     .prepare<[string, number], number>(
       'SELECT count(*) FROM (SELECT 1 FROM delivery_search WHERE delivery_search MATCH ? LIMIT ?)',
     )
     .pluck();
-  return (q) => hits.get(ftsPhrase(q), RARE_HITS)! < RARE_HITS;
+  let last = { q: '', rare: false, at: -Infinity };
+  return (q) => {
+    const at = now();
+    if (q !== last.q || at - last.at > ESTIMATE_KEPT_MS) {
+      last = { q, rare: hits.get(ftsPhrase(q), RARE_HITS)! < RARE_HITS, at };
+    }
+    return last.rare;
+  };
 }
