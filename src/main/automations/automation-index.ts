@@ -4,6 +4,7 @@ import type { PlannedRun } from '../store/delivery-batch.js';
 import type { AutomationRecord, AutomationsRepository } from '../store/automations.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import { buildRunInput } from '../runs/run-input.js';
+import { SerialQueue } from '../service/serial-queue.js';
 
 /**
  * Enabled automations by the live webhook UIDs their triggers select, held in memory so that
@@ -12,8 +13,11 @@ import { buildRunInput } from '../runs/run-input.js';
  */
 export class AutomationIndex {
   private byWebhook = new Map<string, AutomationRecord[]>();
-  /** Reloads may overlap; only the one asked for last replaces the index. */
-  private generation = 0;
+  /**
+   * Reloads take turns, so each answers only once the index holds what it read: one that
+   * overlapped a later one used to be dropped and answer before the later one had replaced it.
+   */
+  private readonly turns = new SerialQueue();
 
   private constructor(
     private readonly repo: AutomationsRepository,
@@ -29,11 +33,13 @@ export class AutomationIndex {
     return index;
   }
 
-  async reload(): Promise<void> {
-    const generation = ++this.generation;
+  reload(): Promise<void> {
+    return this.turns.run(() => this.reloadNow());
+  }
+
+  private async reloadNow(): Promise<void> {
     const live = new Set(await this.liveWebhookUids());
     const automations = await this.repo.all();
-    if (generation !== this.generation) return;
     const index = new Map<string, AutomationRecord[]>();
     for (const automation of automations) {
       if (!automation.enabled) continue;

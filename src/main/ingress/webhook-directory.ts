@@ -1,3 +1,4 @@
+import { SerialQueue } from '../service/serial-queue.js';
 import type { WebhookRecord, WebhooksRepository } from '../store/webhooks.js';
 
 /**
@@ -6,6 +7,11 @@ import type { WebhookRecord, WebhooksRepository } from '../store/webhooks.js';
  */
 export class WebhookDirectory {
   private byUid = new Map<string, WebhookRecord>();
+  /**
+   * Reads take turns: a whole reload that read the rows before a refresh here would otherwise put
+   * back what the refresh changed (a created webhook 404, a disabled one accepting).
+   */
+  private readonly turns = new SerialQueue();
 
   private constructor(private readonly repo: WebhooksRepository) {}
 
@@ -19,14 +25,18 @@ export class WebhookDirectory {
     return this.byUid.get(uid);
   }
 
-  async refresh(uid: string): Promise<void> {
-    const record = await this.repo.get(uid);
-    if (record && record.deletedAt === null) this.byUid.set(uid, record);
-    else this.byUid.delete(uid);
+  refresh(uid: string): Promise<void> {
+    return this.turns.run(async () => {
+      const record = await this.repo.get(uid);
+      if (record && record.deletedAt === null) this.byUid.set(uid, record);
+      else this.byUid.delete(uid);
+    });
   }
 
-  async reloadAll(): Promise<void> {
-    const live = await this.repo.live();
-    this.byUid = new Map(live.map((w) => [w.uid, w]));
+  reloadAll(): Promise<void> {
+    return this.turns.run(async () => {
+      const live = await this.repo.live();
+      this.byUid = new Map(live.map((w) => [w.uid, w]));
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/errors.js';
+import { SerialQueue } from '../service/serial-queue.js';
 import type { SecretRecord, SecretsRepository } from '../store/secrets.js';
 import { fingerprinter, fingerprintKey, type Fingerprinter } from './fingerprint-key.js';
 import { secretAccount, type SecretStore } from './secret-store.js';
@@ -10,6 +11,12 @@ import { secretAccount, type SecretStore } from './secret-store.js';
 export class TeamSecrets {
   private readonly cache = new Map<string, string>();
   private fingerprinter: Fingerprinter | null = null;
+  /**
+   * Loads and writes take turns: a load that read the rows before a create or rotate here would
+   * otherwise put its older values back over the new one (a genuine sender answered 401 until the
+   * next reload, or a rotated-out value accepted again). Announcing stays outside the turn.
+   */
+  private readonly turns = new SerialQueue();
 
   constructor(
     private readonly repo: SecretsRepository,
@@ -31,7 +38,11 @@ export class TeamSecrets {
   }
 
   /** Warms the cache at start; a secret whose value is missing from the store is reported, not hidden. */
-  async load(): Promise<string[]> {
+  load(): Promise<string[]> {
+    return this.turns.run(() => this.loadNow());
+  }
+
+  private async loadNow(): Promise<string[]> {
     const missing: string[] = [];
     const values = new Map<string, string>();
     const records = await this.repo.all();
@@ -102,6 +113,18 @@ export class TeamSecrets {
     field = 'name',
   ): Promise<SecretRecord> {
     const account = secretAccount(factoryId, name);
+    await this.turns.run(() => this.createNow(account, factoryId, name, value, field));
+    await this.announce();
+    return (await this.repo.get(factoryId, name))!;
+  }
+
+  private async createNow(
+    account: string,
+    factoryId: string,
+    name: string,
+    value: string,
+    field: string,
+  ): Promise<void> {
     // Callers create only names this relay has no row for, so an existing item belongs to someone
     // else (see heldElsewhere): never overwrite it silently.
     if ((await this.store.get(account)) !== null) {
@@ -125,8 +148,6 @@ export class TeamSecrets {
       throw error;
     }
     this.cache.set(account, value);
-    await this.announce();
-    return (await this.repo.get(factoryId, name))!;
   }
 
   /**
@@ -135,13 +156,15 @@ export class TeamSecrets {
    */
   async rotate(factoryId: string, name: string, value: string): Promise<SecretRecord> {
     const account = secretAccount(factoryId, name);
-    await this.store.set(account, value);
-    this.cache.set(account, value);
-    await this.repo.rotate({
-      factoryId,
-      name,
-      fingerprint: await this.fingerprintOf(value),
-      rotatedAt: this.now(),
+    await this.turns.run(async () => {
+      await this.store.set(account, value);
+      this.cache.set(account, value);
+      await this.repo.rotate({
+        factoryId,
+        name,
+        fingerprint: await this.fingerprintOf(value),
+        rotatedAt: this.now(),
+      });
     });
     await this.announce();
     return (await this.repo.get(factoryId, name))!;
@@ -153,6 +176,12 @@ export class TeamSecrets {
    * names whose value changed.
    */
   async refresh(factoryId: string, names: readonly string[]): Promise<string[]> {
+    const changed = await this.turns.run(() => this.refreshNow(factoryId, names));
+    if (changed.length > 0) await this.announce();
+    return changed;
+  }
+
+  private async refreshNow(factoryId: string, names: readonly string[]): Promise<string[]> {
     const changed: string[] = [];
     for (const name of names) {
       if (!(await this.repo.get(factoryId, name))) continue;
@@ -168,15 +197,16 @@ export class TeamSecrets {
       });
       changed.push(name);
     }
-    if (changed.length > 0) await this.announce();
     return changed;
   }
 
   async remove(factoryId: string, name: string): Promise<void> {
     const account = secretAccount(factoryId, name);
-    await this.repo.remove(factoryId, name);
-    this.cache.delete(account);
-    await this.store.delete(account);
+    await this.turns.run(async () => {
+      await this.repo.remove(factoryId, name);
+      this.cache.delete(account);
+      await this.store.delete(account);
+    });
     await this.announce();
   }
 }

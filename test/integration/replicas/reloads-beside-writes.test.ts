@@ -1,0 +1,216 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AutomationIndex } from '../../../src/main/automations/automation-index.js';
+import { WebhookDirectory } from '../../../src/main/ingress/webhook-directory.js';
+import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
+import { EncryptedFileSecretStore, loadMasterKey } from '../../../src/main/secrets/file-store.js';
+import { secretAccount } from '../../../src/main/secrets/secret-store.js';
+import { TeamSecrets } from '../../../src/main/secrets/team-secrets.js';
+import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
+import type { NewWebhook } from '../../../src/main/store/webhooks.js';
+import { tempDir } from '../../support/relay.js';
+
+/**
+ * Another relay's change (or a resync poll) reloads a cache whole while a write on this relay
+ * updates the same cache. Each case holds the whole reload after it has read the store, lets the
+ * local write run, then lets the reload finish: what the write put in must still be there.
+ * The hold is the only thing added to the real store, SQLite file and encrypted file of secrets.
+ */
+describe('a whole reload overlapping a write on this relay', () => {
+  let dir: string;
+  let store: SqliteStore;
+  beforeEach(async () => {
+    dir = tempDir('hookport-reloads-');
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    store = await openSqliteStore(join(dir, 'hookport.sqlite'), {
+      log,
+      dedupeWindowMs: DEDUPE_WINDOW_MS,
+    });
+    await store.factories.ensure(DEFAULT_FACTORY_ID, 'Default factory', 1);
+  });
+  afterEach(() => store.close());
+
+  /** A latch: `wait()` returns once `open()` was called. */
+  function latch(): { wait: () => Promise<void>; open: () => void; reached: Promise<void> } {
+    let open!: () => void;
+    let reach!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const reached = new Promise<void>((resolve) => (reach = resolve));
+    return {
+      wait: () => {
+        reach();
+        return opened;
+      },
+      open,
+      reached,
+    };
+  }
+
+  describe('of team secrets', () => {
+    const HELD = secretAccount(DEFAULT_FACTORY_ID, 'already-there');
+    let hold: ReturnType<typeof latch> | null;
+    let secrets: TeamSecrets;
+    beforeEach(async () => {
+      hold = null;
+      const files = new EncryptedFileSecretStore(dir, loadMasterKey(dir, undefined));
+      // The reload reads this secret's value, then waits: a slow keychain, or a busy event loop.
+      const slowToAnswer: EncryptedFileSecretStore = Object.create(
+        files,
+      ) as EncryptedFileSecretStore;
+      slowToAnswer.get = async (account: string) => {
+        const value = await files.get(account);
+        if (account === HELD && hold) await hold.wait();
+        return value;
+      };
+      secrets = new TeamSecrets(store.secrets, slowToAnswer);
+      await secrets.create(DEFAULT_FACTORY_ID, 'already-there', 'value-of-the-first-one-0123');
+    });
+
+    it('keeps a secret created meanwhile: its webhook does not answer 401', async () => {
+      hold = latch();
+      const reload = secrets.load();
+      await hold.reached;
+      const created = secrets.create(
+        DEFAULT_FACTORY_ID,
+        'made-meanwhile',
+        'fresh-value-0123456789',
+      );
+      // The create may run to its end (a SQLite insert and a file write) or wait for its turn.
+      await Promise.race([created, new Promise((resolve) => setTimeout(resolve, 500))]);
+      hold.open();
+      await Promise.all([reload, created]);
+      expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'made-meanwhile')).toBe(
+        'fresh-value-0123456789',
+      );
+    });
+
+    it('keeps a value rotated meanwhile: the old one is not accepted again', async () => {
+      hold = latch();
+      const reload = secrets.load();
+      await hold.reached;
+      const rotated = secrets.rotate(DEFAULT_FACTORY_ID, 'already-there', 'rotated-value-0123456');
+      hold.open();
+      await Promise.all([reload, rotated]);
+      expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'already-there')).toBe(
+        'rotated-value-0123456',
+      );
+    });
+
+    it('keeps a secret removed meanwhile removed', async () => {
+      hold = latch();
+      const reload = secrets.load();
+      await hold.reached;
+      const removed = secrets.remove(DEFAULT_FACTORY_ID, 'already-there');
+      hold.open();
+      await Promise.all([reload, removed]);
+      expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'already-there')).toBeUndefined();
+    });
+  });
+
+  describe('of the webhook directory', () => {
+    const webhook = (uid: string, name: string): NewWebhook => ({
+      uid,
+      factoryId: DEFAULT_FACTORY_ID,
+      name,
+      authMode: 'token',
+      signatureScheme: null,
+      signatureOptions: null,
+      secretName: `webhook-${name}`,
+      deliveryIdHeader: null,
+      eventTypePath: null,
+      enabled: true,
+      createdAt: 1,
+    });
+
+    async function heldDirectory(): Promise<{
+      directory: WebhookDirectory;
+      holdNext: () => ReturnType<typeof latch>;
+    }> {
+      let hold: ReturnType<typeof latch> | null = null;
+      const repo = Object.create(store.webhooks) as typeof store.webhooks;
+      repo.live = async () => {
+        const rows = await store.webhooks.live();
+        if (hold) await hold.wait();
+        return rows;
+      };
+      const directory = await WebhookDirectory.load(repo);
+      return { directory, holdNext: () => (hold = latch()) };
+    }
+
+    it('keeps a webhook created meanwhile: it does not answer 404', async () => {
+      const { directory, holdNext } = await heldDirectory();
+      const hold = holdNext();
+      const reload = directory.reloadAll();
+      await hold.reached;
+      await store.webhooks.insert(webhook('wh_made_meanwhile', 'made-meanwhile'));
+      const refreshed = directory.refresh('wh_made_meanwhile');
+      hold.open();
+      await Promise.all([reload, refreshed]);
+      expect(directory.get('wh_made_meanwhile')?.name).toBe('made-meanwhile');
+    });
+
+    it('keeps a webhook disabled meanwhile disabled: it does not accept again', async () => {
+      await store.webhooks.insert(webhook('wh_to_disable', 'to-disable'));
+      const { directory, holdNext } = await heldDirectory();
+      expect(directory.get('wh_to_disable')).toBeDefined();
+      const hold = holdNext();
+      const reload = directory.reloadAll();
+      await hold.reached;
+      await store.webhooks.softDelete('wh_to_disable', 2);
+      const refreshed = directory.refresh('wh_to_disable');
+      hold.open();
+      await Promise.all([reload, refreshed]);
+      expect(directory.get('wh_to_disable')).toBeUndefined();
+    });
+  });
+
+  describe('of the automation index', () => {
+    it('answers a reload only once the index holds what that reload read', async () => {
+      await store.webhooks.insert({
+        uid: 'wh_watched',
+        factoryId: DEFAULT_FACTORY_ID,
+        name: 'watched',
+        authMode: 'token',
+        signatureScheme: null,
+        signatureOptions: null,
+        secretName: 'webhook-watched',
+        deliveryIdHeader: null,
+        eventTypePath: null,
+        enabled: true,
+        createdAt: 1,
+      });
+      const hold = latch();
+      let reads = 0;
+      const index = await AutomationIndex.load(store.automations, async () => {
+        const read = ++reads;
+        const uids = (await store.webhooks.live()).map((w) => w.uid);
+        // Read 1 is the load; read 3, the second reload below, is the slow one.
+        if (read === 3) await hold.wait();
+        return uids;
+      });
+      expect(index.selects('wh_watched')).toBe(false);
+      await store.automations.insert({
+        id: 'aut_new',
+        factoryId: DEFAULT_FACTORY_ID,
+        name: 'new',
+        prompt: 'Run.',
+        enabled: true,
+        triggers: [
+          { provider: 'webhook', event: 'received', filter: { webhook_ids: ['wh_watched'] } },
+        ],
+        sourceFile: null,
+        createdAt: 2,
+        updatedAt: 2,
+      });
+      // The write's own reload, then another relay's that is slow to read.
+      const own = index.reload();
+      const other = index.reload();
+      await own;
+      expect(index.selects('wh_watched')).toBe(true);
+      hold.open();
+      await other;
+      expect(index.selects('wh_watched')).toBe(true);
+    });
+  });
+});
