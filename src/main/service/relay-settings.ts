@@ -2,6 +2,7 @@ import { RETENTION_MIN_DAYS, RETENTION_MIN_PER_WEBHOOK } from '../../shared/cont
 import { tunnelChoiceSchema, type TunnelChoice } from '../../shared/contract/tunnel.js';
 import type { SecretBackend } from '../secrets/choose-store.js';
 import type { SettingsRepository } from '../store/settings.js';
+import { SerialQueue } from './serial-queue.js';
 
 const KEYS = [
   'publicUrl',
@@ -25,6 +26,11 @@ export class RelaySettings {
   /** This relay's own tunnel URL (never stored: each replica runs its own tunnel or none). */
   tunnelUrl: string | null = null;
   private values = new Map<Key, unknown>();
+  /**
+   * Reloads and writes take turns: a reload that read a key before a write here would otherwise
+   * put the older value back (retention pruning by the days it was just raised from).
+   */
+  private readonly turns = new SerialQueue();
 
   private constructor(private readonly repo: SettingsRepository) {}
 
@@ -34,15 +40,19 @@ export class RelaySettings {
     return settings;
   }
 
-  async reload(): Promise<void> {
-    const values = new Map<Key, unknown>();
-    for (const key of KEYS) values.set(key, await this.repo.get(key));
-    this.values = values;
+  reload(): Promise<void> {
+    return this.turns.run(async () => {
+      const values = new Map<Key, unknown>();
+      for (const key of KEYS) values.set(key, await this.repo.get(key));
+      this.values = values;
+    });
   }
 
-  private async write(key: Key, value: unknown): Promise<void> {
-    await this.repo.set(key, value);
-    this.values.set(key, value ?? undefined);
+  private write(key: Key, value: unknown): Promise<void> {
+    return this.turns.run(async () => {
+      await this.repo.set(key, value);
+      this.values.set(key, value ?? undefined);
+    });
   }
 
   get publicUrl(): string | null {

@@ -6,6 +6,7 @@ import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
 import { EncryptedFileSecretStore, loadMasterKey } from '../../../src/main/secrets/file-store.js';
 import { secretAccount } from '../../../src/main/secrets/secret-store.js';
 import { TeamSecrets } from '../../../src/main/secrets/team-secrets.js';
+import { RelaySettings } from '../../../src/main/service/relay-settings.js';
 import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
 import type { NewWebhook } from '../../../src/main/store/webhooks.js';
@@ -211,6 +212,28 @@ describe('a whole reload overlapping a write on this relay', () => {
       hold.open();
       await other;
       expect(index.selects('wh_watched')).toBe(true);
+    });
+  });
+
+  describe('of the relay settings', () => {
+    it('keeps retention raised meanwhile: nothing is pruned by the days it was raised from', async () => {
+      let hold: ReturnType<typeof latch> | null = null;
+      const repo = Object.create(store.settings) as typeof store.settings;
+      repo.get = async (key) => {
+        const value = await store.settings.get(key);
+        if (key === 'retentionDays' && hold) await hold.wait();
+        return value;
+      };
+      const settings = await RelaySettings.load(repo);
+      const before = settings.retentionDays;
+      hold = latch();
+      const reload = settings.reload();
+      await hold.reached;
+      const raised = settings.setRetentionDays(before + 23);
+      await Promise.race([raised, new Promise((resolve) => setTimeout(resolve, 500))]);
+      hold.open();
+      await Promise.all([reload, raised]);
+      expect(settings.retentionDays).toBe(before + 23);
     });
   });
 });
