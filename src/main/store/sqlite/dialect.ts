@@ -1,4 +1,4 @@
-import type { DeliveryDialect } from '../sql/delivery-filter.js';
+import type { Bind, DeliveryDialect, SearchWindow } from '../sql/delivery-filter.js';
 
 /** An FTS5 phrase: the text taken literally (quotes doubled), matched as a substring by trigrams. */
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -14,18 +14,19 @@ export const sqliteDialect: DeliveryDialect = {
    * probe the queue, 600,000 entries for every search). It folds ASCII case only, the index all
    * of Unicode; a non-ASCII word in other case is found once its entry is indexed.
    */
-  holds: (bind, text, webhookUid) => {
+  holds: (bind, text, webhookUid, window) => {
     const phrase = bind(ftsPhrase(text));
+    const bounds = window === undefined ? null : rowidBounds(bind, window);
     // SQLite's lower() folds ASCII only; the needle must be folded the same way.
     const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
     const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
     return `d.rowid IN (
-      SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}
+      ${bounds === null ? `SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}` : hitsWithin(phrase, bounds)}
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
         LEFT JOIN payloads pp ON pp.delivery_id = pd.id
-      WHERE +pd.webhook_uid = ${webhookUid}
+      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds.within('s.delivery_rowid')}`}
         AND (${within('pd.id')} OR ${within("coalesce(pd.identity, '')")}
          OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
          OR ${within('CAST(pp.body AS TEXT)')}))`;
@@ -34,6 +35,41 @@ export const sqliteDialect: DeliveryDialect = {
   // Without statistics SQLite would take the webhook's index and read all of its entries.
   byTime: 'INDEXED BY deliveries_by_time',
 };
+
+interface RowidBounds {
+  /** The placeholder of the window's first rowid; null: from the first. */
+  from: string | null;
+  /** `column` within the window's rowids, as SQL. */
+  within: (column: string) => string;
+}
+
+function rowidBounds(bind: Bind, window: SearchWindow): RowidBounds {
+  const from = window.fromRowid === undefined ? null : bind(window.fromRowid);
+  const to = window.toRowid === undefined ? null : bind(window.toRowid);
+  const within = (column: string): string =>
+    [from === null ? '' : `${column} >= ${from}`, to === null ? '' : `${column} <= ${to}`]
+      .filter((part) => part !== '')
+      .join(' AND ') || 'true';
+  return { from, within };
+}
+
+/**
+ * The phrase's hits within the window, read newest first from the top of the index and stopped
+ * by a LIMIT: FTS5 takes a rowid bound as a filter, not as a place to stop (measured at a million
+ * entries: 65–75 ms for 800 hits past a bound, against under 1 ms for the newest 800 by a LIMIT).
+ * Between the phrase's highest hit and the window's first rowid there are at most that many
+ * rowids, so the LIMIT never cuts a hit of the window off.
+ */
+function hitsWithin(phrase: string, { from, within }: RowidBounds): string {
+  if (from === null) {
+    return `SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase} AND ${within('rowid')}`;
+  }
+  const top = `(SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase} ORDER BY rowid DESC LIMIT 1)`;
+  return `SELECT rowid FROM (
+        SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}
+        ORDER BY rowid DESC LIMIT max(0, coalesce(${top}, 0) - ${from} + 1))
+      WHERE ${within('rowid')}`;
+}
 
 /** The same, for a search the index says is rare: its rows drive the page and the count. */
 export const sqliteRareSearchDialect: DeliveryDialect = { ...sqliteDialect, drivenBySearch: true };
