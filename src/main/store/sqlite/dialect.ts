@@ -21,12 +21,12 @@ export const sqliteDialect: DeliveryDialect = {
     const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
     const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
     return `d.rowid IN (
-      ${bounds === null ? `SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}` : hitsWithin(phrase, bounds)}
+      SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}${bounds === null ? '' : ` AND ${bounds('rowid')}`}
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
         LEFT JOIN payloads pp ON pp.delivery_id = pd.id
-      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds.within('s.delivery_rowid')}`}
+      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds('s.delivery_rowid')}`}
         AND (${within('pd.id')} OR ${within("coalesce(pd.identity, '')")}
          OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
          OR ${within('CAST(pp.body AS TEXT)')}))`;
@@ -36,39 +36,22 @@ export const sqliteDialect: DeliveryDialect = {
   byTime: 'INDEXED BY deliveries_by_time',
 };
 
-interface RowidBounds {
-  /** The placeholder of the window's first rowid; null: from the first. */
-  from: string | null;
-  /** `column` within the window's rowids, as SQL. */
-  within: (column: string) => string;
-}
-
-function rowidBounds(bind: Bind, window: SearchWindow): RowidBounds {
+/**
+ * `column` within the window's rowids, as SQL. The bounds are cast: better-sqlite3 binds a JS
+ * number as a REAL, and FTS5 then takes a rowid bound as a filter over every hit rather than a
+ * place to seek to (measured at a million entries: 800 hits past a bound in 52 ms bound as REAL,
+ * under 1 ms as an INTEGER; the last day's 49,183 hits of 393,401 in 17 ms).
+ */
+function rowidBounds(bind: Bind, window: SearchWindow): (column: string) => string {
   const from = window.fromRowid === undefined ? null : bind(window.fromRowid);
   const to = window.toRowid === undefined ? null : bind(window.toRowid);
-  const within = (column: string): string =>
-    [from === null ? '' : `${column} >= ${from}`, to === null ? '' : `${column} <= ${to}`]
+  return (column) =>
+    [
+      from === null ? '' : `${column} >= CAST(${from} AS INTEGER)`,
+      to === null ? '' : `${column} <= CAST(${to} AS INTEGER)`,
+    ]
       .filter((part) => part !== '')
       .join(' AND ') || 'true';
-  return { from, within };
-}
-
-/**
- * The phrase's hits within the window, read newest first from the top of the index and stopped
- * by a LIMIT: FTS5 takes a rowid bound as a filter, not as a place to stop (measured at a million
- * entries: 65–75 ms for 800 hits past a bound, against under 1 ms for the newest 800 by a LIMIT).
- * Between the phrase's highest hit and the window's first rowid there are at most that many
- * rowids, so the LIMIT never cuts a hit of the window off.
- */
-function hitsWithin(phrase: string, { from, within }: RowidBounds): string {
-  if (from === null) {
-    return `SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase} AND ${within('rowid')}`;
-  }
-  const top = `(SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase} ORDER BY rowid DESC LIMIT 1)`;
-  return `SELECT rowid FROM (
-        SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}
-        ORDER BY rowid DESC LIMIT max(0, coalesce(${top}, 0) - ${from} + 1))
-      WHERE ${within('rowid')}`;
 }
 
 /** The same, for a search the index says is rare: its rows drive the page and the count. */

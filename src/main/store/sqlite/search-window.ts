@@ -26,13 +26,14 @@ export type Page = { items: Array<{ id: string }>; nextBefore: string | null };
  * (391,164) probed by the webhook's walk cost 95 ms of CPU warm for the first page.
  */
 export function windowedPages(db: Db) {
+  // received_at sits in the webhook's index: a range's `to` is tested there, without the table.
   const newest = db.prepare<
-    { uid: string; before: string; floor: string; size: number },
-    { fromId: string | null; fromRowid: number | null; n: number }
+    { uid: string; before: string; floor: string; to: number; size: number },
+    { fromId: string | null; fromRowid: number | null; toRowid: number | null; n: number }
   >(`
-    SELECT min(id) AS fromId, min(rowid) AS fromRowid, count(*) AS n FROM (
+    SELECT min(id) AS fromId, min(rowid) AS fromRowid, max(rowid) AS toRowid, count(*) AS n FROM (
       SELECT id, rowid FROM deliveries
-      WHERE webhook_uid = @uid AND id < @before AND id >= @floor
+      WHERE webhook_uid = @uid AND id < @before AND id >= @floor AND received_at <= @to
       ORDER BY id DESC LIMIT @size)`);
 
   return <P extends Page>(
@@ -48,12 +49,15 @@ export function windowedPages(db: Db) {
         uid: webhookUid,
         before: before ?? AFTER_EVERY_ID,
         floor,
+        to: only.to ?? Number.MAX_SAFE_INTEGER,
         size,
       })!;
       if (window.n === 0) return read({ fromRowid: Number.MAX_SAFE_INTEGER });
       const whole = window.n < size;
       const page = read({
         fromRowid: window.fromRowid!,
+        // Below `before`, no entry written since can be a candidate: the window's rowids bound all.
+        ...(before === null ? {} : { toRowid: window.toRowid! }),
         ...(whole ? {} : { fromId: window.fromId! }),
       });
       // More than a page found within the window (a next page): the window's top is the log's.
