@@ -140,6 +140,26 @@ describe('searching a common text: windowed pages and kept totals', () => {
     expect(indexed.total).toBe(scanned(COMMON).length);
   });
 
+  it("counts again when the log's newest entry is deleted and a new entry takes its rowid", async () => {
+    const counted = await list({ q: COMMON });
+    const newest = db
+      .prepare('SELECT rowid AS rowid, id FROM deliveries ORDER BY rowid DESC LIMIT 1')
+      .get() as { rowid: number; id: string };
+    db.prepare('DELETE FROM deliveries WHERE rowid = ?').run(newest.rowid);
+    // One entry of ours that does not hold the text, under the deleted entry's rowid.
+    const [added] = seedLog(db, ours.uid, 1, {
+      bodyOf: () => '{"note":"nothing"}',
+      labelOf: () => 'Accepted',
+    });
+    expect(db.prepare('SELECT rowid FROM deliveries WHERE id = ?').pluck().get(added)).toBe(
+      newest.rowid,
+    );
+    indexEverything(); // Not even queued any more: only the rowid's new owner tells.
+    const after = await list({ q: COMMON });
+    expect(after.total).toBe(scanned(COMMON).length);
+    expect(counted.total).toBeGreaterThan(0);
+  });
+
   it('counts a pruned entry no more, even when as many new entries arrived', async () => {
     const before = await list({ q: COMMON });
     const ranged = await list({ q: COMMON, from: start, to: Date.now() });

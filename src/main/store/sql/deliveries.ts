@@ -2,6 +2,7 @@ import {
   RECOVERED_COLUMN,
   toRecord,
   type DeliveriesRepository,
+  type DeliveryPageFilter,
   type DeliveryRecord,
   type DeliveryRow,
 } from '../deliveries.js';
@@ -12,7 +13,6 @@ import {
   volumeByMinute,
 } from './delivery-counts.js';
 import { deliveryFilter, type DeliveryDialect, type SearchWindow } from './delivery-filter.js';
-import type { DeliveryPageFilter } from '../deliveries.js';
 import { mapCall, row, rows, type Call, type Calls } from './query.js';
 
 const count = (r?: { n: number }): number => Number(r?.n ?? 0);
