@@ -55,6 +55,10 @@ const searches: Array<[string, DeliveryPageFilter]> = [
   ['q = a delivery ID prefix', { q: newest.slice(0, 12) }],
   ['q = a whole delivery ID', { q: newest }],
   ['q + label + last 24 h', { q: 'sprocket', labels: ['Accepted'], from: latest - DAY_MS }],
+  // Sixth pass: a common text in a range, and another common text after these (its first total in
+  // a process whose statements are prepared, as in a relay that has served searches).
+  ['q + a day 3 days ago', { q: 'Tromsø', from: latest - 4 * DAY_MS, to: latest - 3 * DAY_MS }],
+  ['q = another common text (sprocket)', { q: 'sprocket' }],
 ];
 
 function timed<T>(fn: () => T): { value: T; cpu: number; wall: number } {
@@ -81,8 +85,17 @@ console.log(
   '  total cpu/wall cold',
   ' warm',
 );
-for (const [name, only] of searches) {
-  const page = [0, 1, 2, 3].map(() => timed(() => repo.page(busyUid, 200, null, only)));
+const deep = db
+  .prepare(
+    'SELECT id FROM deliveries WHERE webhook_uid = ? AND received_at >= ? ORDER BY received_at LIMIT 1',
+  )
+  .pluck()
+  .get(busyUid, latest - 4 * DAY_MS) as string;
+for (const [name, only, before] of [
+  ...searches.map(([n, o]) => [n, o, null] as const),
+  ['q = Tromsø, a deep page (4 days back)', { q: 'Tromsø' }, deep] as const,
+]) {
+  const page = [0, 1, 2, 3].map(() => timed(() => repo.page(busyUid, 200, before, only)));
   const count = [0, 1, 2, 3].map(() => timed(() => repo.count(busyUid, only)));
   const warm = (runs: typeof page | typeof count, key: 'cpu' | 'wall'): number =>
     median(runs.slice(1).map((r) => r[key]));

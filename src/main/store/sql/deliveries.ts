@@ -2,6 +2,8 @@ import {
   RECOVERED_COLUMN,
   toRecord,
   type DeliveriesRepository,
+  type DeliveryPageFilter,
+  type DeliveryRecord,
   type DeliveryRow,
 } from '../deliveries.js';
 import {
@@ -10,10 +12,50 @@ import {
   countedByMinute,
   volumeByMinute,
 } from './delivery-counts.js';
-import { deliveryFilter, type DeliveryDialect } from './delivery-filter.js';
-import { mapCall, row, rows, type Calls } from './query.js';
+import { deliveryFilter, type DeliveryDialect, type SearchWindow } from './delivery-filter.js';
+import { mapCall, row, rows, type Call, type Calls } from './query.js';
 
 const count = (r?: { n: number }): number => Number(r?.n ?? 0);
+
+type Page = { items: DeliveryRecord[]; nextBefore: string | null };
+
+/**
+ * A page of the log, newest first; `before` is the ID of the last row of the previous page.
+ * `window`: a search reads only that part of the log (SQLite: sqlite/search-window.ts).
+ */
+export function pageCall(
+  dialect: DeliveryDialect,
+  webhookUid: string,
+  limit: number,
+  before: string | null,
+  only: DeliveryPageFilter,
+  window?: SearchWindow,
+): Call<Page> {
+  const { where, params } = deliveryFilter(dialect, webhookUid, before, only, window);
+  // One row more than the page: whether there is a next one.
+  const all = rows(
+    `SELECT d.*, (SELECT ${dialect.commaList('r.id')} FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
+      ${RECOVERED_COLUMN}
+    FROM deliveries d WHERE ${where} ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`,
+    params,
+    toRecord,
+  );
+  return mapCall(all, (records) => ({
+    items: records.slice(0, limit),
+    nextBefore: records.length > limit ? records[limit - 1]!.id : null,
+  }));
+}
+
+/** How many entries match, counted; `window` as for `pageCall`. */
+export function countCall(
+  dialect: DeliveryDialect,
+  webhookUid: string,
+  only: DeliveryPageFilter,
+  window?: SearchWindow,
+): Call<number> {
+  const { where, params } = deliveryFilter(dialect, webhookUid, null, only, window);
+  return row(`SELECT count(*) AS n FROM deliveries d WHERE ${where}`, params, count);
+}
 
 /** The read side of the delivery log, for both stores; writes go through the batch store only. */
 export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepository> {
@@ -23,24 +65,12 @@ export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepos
     FROM deliveries d`;
   return {
     /** Newest first; `before` is the ID of the last row of the previous page. */
-    page: (webhookUid, limit, before, only = {}) => {
-      const { where, params } = deliveryFilter(dialect, webhookUid, before, only);
-      // One row more than the page: whether there is a next one.
-      const all = rows(
-        `${SELECT} WHERE ${where} ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`,
-        params,
-        toRecord,
-      );
-      return mapCall(all, (records) => ({
-        items: records.slice(0, limit),
-        nextBefore: records.length > limit ? records[limit - 1]!.id : null,
-      }));
-    },
+    page: (webhookUid, limit, before, only = {}) =>
+      pageCall(dialect, webhookUid, limit, before, only),
     /** How many entries match, on every page (no `before`); labels and times by the minute. */
     count: (webhookUid, only = {}) => {
       if (countedByMinute(only)) return countByMinute(dialect, webhookUid, only);
-      const { where, params } = deliveryFilter(dialect, webhookUid, null, only);
-      return row(`SELECT count(*) AS n FROM deliveries d WHERE ${where}`, params, count);
+      return countCall(dialect, webhookUid, only);
     },
     get: (id) =>
       row(`${SELECT} WHERE d.id = $1`, [id], (r?: DeliveryRow) => (r ? toRecord(r) : null)),

@@ -20,14 +20,27 @@ export interface DeliveryDialect extends SqlDialect {
   /**
    * `d` holds `text` in its ID, identity, event type, summary or payload (PRODUCT.md §14).
    * `webhookUid`: the placeholder of the webhook the whole filter is about (`d.webhook_uid`), for
-   * a part of the search that can be narrowed to it.
+   * a part of the search that can be narrowed to it. `window`: SQLite reads only part of its
+   * index (sqlite/search-window.ts); PostgreSQL is never given one.
    */
-  holds(bind: Bind, text: string, webhookUid: string): string;
+  holds(bind: Bind, text: string, webhookUid: string, window?: SearchWindow): string;
   /**
    * The search's own rows drive the statement: the other filters are tested on each of them
    * rather than used to walk an index (SQLite: a rare text, see sqlite/search-plan.ts).
    */
   drivenBySearch?: boolean;
+}
+
+/**
+ * Which entries a search reads (SQLite, sqlite/search-window.ts): only those whose rowid is in
+ * [`fromRowid`, `toRowid`] hold the text, and only those from `fromId` on are candidates. The
+ * window always covers every entry the rest of the filter could answer, so it changes the work,
+ * never the answer.
+ */
+export interface SearchWindow {
+  fromRowid?: number | undefined;
+  toRowid?: number | undefined;
+  fromId?: string | undefined;
 }
 
 /**
@@ -39,6 +52,7 @@ export function deliveryFilter(
   uid: string,
   before: string | null,
   only: DeliveryPageFilter,
+  window?: SearchWindow,
 ): { where: string; params: unknown[] } {
   const params: unknown[] = [uid];
   const bind: Bind = (value) => `$${params.push(value)}`;
@@ -58,6 +72,7 @@ export function deliveryFilter(
   if (only.labels && only.labels.length > 0) parts.push(dialect.labelIn(bind, only.labels));
   if (only.identity !== undefined) parts.push(`d.identity = ${bind(only.identity)}`);
   if (only.eventType !== undefined) parts.push(`${d('event_type')} = ${bind(only.eventType)}`);
-  if (only.q !== undefined) parts.push(dialect.holds(bind, only.q, '$1'));
+  if (window?.fromId !== undefined) parts.push(`${d('id')} >= ${bind(window.fromId)}`);
+  if (only.q !== undefined) parts.push(dialect.holds(bind, only.q, '$1', window));
   return { where: parts.join(' AND '), params };
 }

@@ -1,26 +1,42 @@
 import type { DeliveriesRepository } from '../deliveries.js';
-import { deliveriesCalls } from '../sql/deliveries.js';
+import { countCall, deliveriesCalls, pageCall } from '../sql/deliveries.js';
 import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 import { sqliteDialect, sqliteRareSearchDialect } from './dialect.js';
-import { sqliteRepository } from './queries.js';
+import { queriesOn, sqliteRepository } from './queries.js';
 import { rareSearch } from './search-plan.js';
+import { keptSearchTotals } from './search-totals.js';
+import { windowedPages } from './search-window.js';
 
 /**
  * sql/deliveries.ts on SQLite: the read side of the delivery log. Each combination of filters is
  * one statement, prepared on first use; a search the index says is rare takes the statements its
- * own rows drive (search-plan.ts).
+ * own rows drive (search-plan.ts). A common one reads its page from a window of the webhook's
+ * newest entries (search-window.ts) and keeps its exact total (search-totals.ts).
  */
 export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
   const walked = sqliteRepository(db, deliveriesCalls(sqliteDialect));
   const driven = sqliteRepository(db, deliveriesCalls(sqliteRareSearchDialect));
+  const queries = queriesOn(db);
   const rare = rareSearch(db);
-  const plan = (q: string | undefined): Sync<DeliveriesRepository> =>
-    q !== undefined && rare(q) ? driven : walked;
+  const windowed = windowedPages(db);
+  const total = keptSearchTotals(db, (uid, only, window) =>
+    queries.run(countCall(sqliteDialect, uid, only, window)),
+  );
+  const common = (q: string | undefined): boolean => q !== undefined && !rare(q);
   return {
     ...walked,
-    page: (webhookUid, limit, before, only = {}) =>
-      plan(only.q).page(webhookUid, limit, before, only),
-    count: (webhookUid, only = {}) => plan(only.q).count(webhookUid, only),
+    page: (webhookUid, limit, before, only = {}) => {
+      if (only.q === undefined) return walked.page(webhookUid, limit, before, only);
+      if (!common(only.q)) return driven.page(webhookUid, limit, before, only);
+      return windowed(webhookUid, limit, before, only, (window) =>
+        queries.run(pageCall(sqliteDialect, webhookUid, limit, before, only, window)),
+      );
+    },
+    count: (webhookUid, only = {}) => {
+      if (only.q === undefined) return walked.count(webhookUid, only);
+      if (!common(only.q)) return driven.count(webhookUid, only);
+      return total(webhookUid, only);
+    },
   };
 }

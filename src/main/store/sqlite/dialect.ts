@@ -1,4 +1,4 @@
-import type { DeliveryDialect } from '../sql/delivery-filter.js';
+import type { Bind, DeliveryDialect, SearchWindow } from '../sql/delivery-filter.js';
 
 /** An FTS5 phrase: the text taken literally (quotes doubled), matched as a substring by trigrams. */
 export const ftsPhrase = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -14,18 +14,19 @@ export const sqliteDialect: DeliveryDialect = {
    * probe the queue, 600,000 entries for every search). It folds ASCII case only, the index all
    * of Unicode; a non-ASCII word in other case is found once its entry is indexed.
    */
-  holds: (bind, text, webhookUid) => {
+  holds: (bind, text, webhookUid, window) => {
     const phrase = bind(ftsPhrase(text));
+    const bounds = window === undefined ? null : rowidBounds(bind, window);
     // SQLite's lower() folds ASCII only; the needle must be folded the same way.
     const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
     const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
     return `d.rowid IN (
-      SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}
+      SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}${bounds === null ? '' : ` AND ${bounds('rowid')}`}
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
         LEFT JOIN payloads pp ON pp.delivery_id = pd.id
-      WHERE +pd.webhook_uid = ${webhookUid}
+      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds('s.delivery_rowid')}`}
         AND (${within('pd.id')} OR ${within("coalesce(pd.identity, '')")}
          OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
          OR ${within('CAST(pp.body AS TEXT)')}))`;
@@ -34,6 +35,24 @@ export const sqliteDialect: DeliveryDialect = {
   // Without statistics SQLite would take the webhook's index and read all of its entries.
   byTime: 'INDEXED BY deliveries_by_time',
 };
+
+/**
+ * `column` within the window's rowids, as SQL. The bounds are cast: better-sqlite3 binds a JS
+ * number as a REAL, and FTS5 then takes a rowid bound as a filter over every hit rather than a
+ * place to seek to (measured at a million entries: 800 hits past a bound in 52 ms bound as REAL,
+ * under 1 ms as an INTEGER; the last day's 49,183 hits of 393,401 in 17 ms).
+ */
+function rowidBounds(bind: Bind, window: SearchWindow): (column: string) => string {
+  const from = window.fromRowid === undefined ? null : bind(window.fromRowid);
+  const to = window.toRowid === undefined ? null : bind(window.toRowid);
+  return (column) =>
+    [
+      from === null ? '' : `${column} >= CAST(${from} AS INTEGER)`,
+      to === null ? '' : `${column} <= CAST(${to} AS INTEGER)`,
+    ]
+      .filter((part) => part !== '')
+      .join(' AND ') || 'true';
+}
 
 /** The same, for a search the index says is rare: its rows drive the page and the count. */
 export const sqliteRareSearchDialect: DeliveryDialect = { ...sqliteDialect, drivenBySearch: true };
