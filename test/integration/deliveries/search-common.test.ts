@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/main/store/sqlite/db.js';
 import { createRetention } from '../../../src/main/store/sqlite/retention.js';
-import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
 import { RARE_HITS } from '../../../src/main/store/sqlite/search-plan.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import type { MethodInput, MethodOutput } from '../../../src/shared/contract/index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { indexAll } from '../../support/index-all.js';
 import { seedLog } from '../../support/seed-log.js';
 
 type Query = Omit<MethodInput<'deliveries.list'>, 'uid'>;
@@ -34,10 +34,7 @@ describe('searching a common text: windowed pages and kept totals', () => {
 
   const list = (query: Query): Promise<MethodOutput<'deliveries.list'>> =>
     relay.call('deliveries.list', { uid: ours.uid, ...query });
-  const indexEverything = (): void => {
-    const index = createSearchIndex(db);
-    while (index.pending() > 0) index.indexSome(10_000);
-  };
+  const indexEverything = (): Promise<void> => indexAll(db);
   /** The answer of a plain scan of the log (the oracle): newest first. */
   const scanned = (text: string, from = 0, to = Number.MAX_SAFE_INTEGER): string[] =>
     db
@@ -75,7 +72,7 @@ describe('searching a common text: windowed pages and kept totals', () => {
       atOf: (i) => start + i * 60_000 + 30_000,
       labelOf: () => 'Accepted',
     });
-    indexEverything();
+    await indexEverything();
     // Both texts are common in the index: these tests are about the common plan.
     expect(scanned(COMMON).length + THEIRS).toBeGreaterThan(RARE_HITS);
     expect(scanned(SPARSE).length + THEIRS).toBeGreaterThan(RARE_HITS);
@@ -133,7 +130,7 @@ describe('searching a common text: windowed pages and kept totals', () => {
     const next = await list({ q: COMMON, limit: 5, before: queued.nextBefore! });
     expect(next.total).toBe(first.total + 1);
 
-    indexEverything();
+    await indexEverything();
     const indexed = await list({ q: COMMON, limit: 5 });
     expect(indexed.items[0]!.id).toBe(sent.body.delivery_id);
     expect(indexed.total).toBe(first.total + 1);
@@ -154,7 +151,7 @@ describe('searching a common text: windowed pages and kept totals', () => {
     expect(db.prepare('SELECT rowid FROM deliveries WHERE id = ?').pluck().get(added)).toBe(
       newest.rowid,
     );
-    indexEverything(); // Not even queued any more: only the rowid's new owner tells.
+    await indexEverything(); // Not even queued any more: only the rowid's new owner tells.
     const after = await list({ q: COMMON });
     expect(after.total).toBe(scanned(COMMON).length);
     expect(counted.total).toBeGreaterThan(0);
@@ -182,7 +179,7 @@ describe('searching a common text: windowed pages and kept totals', () => {
       scanned(COMMON, start, Date.now()).length,
     );
     expect(ranged.total).toBeGreaterThan(0);
-    indexEverything();
+    await indexEverything();
     expect((await list({ q: COMMON })).total).toBe(scanned(COMMON).length);
   });
 });

@@ -4,6 +4,7 @@ import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.j
 import { RARE_HITS } from '../../../src/main/store/sqlite/search-plan.js';
 import type { MethodInput, MethodOutput } from '../../../src/shared/contract/index.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { indexAll } from '../../support/index-all.js';
 import { seedLog } from '../../support/seed-log.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 
@@ -29,10 +30,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
 
   const list = (query: Query): Promise<MethodOutput<'deliveries.list'>> =>
     relay.call('deliveries.list', { uid, ...query });
-  const indexEverything = (): void => {
-    const index = createSearchIndex(sqliteDbOf(relay.core.store));
-    while (index.pending() > 0) index.indexSome(10_000);
-  };
+  const indexEverything = (): Promise<void> => indexAll(sqliteDbOf(relay.core.store));
 
   beforeAll(async () => {
     relay = await startTestRelay();
@@ -51,7 +49,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     expect(before.items.map((d) => d.id)).toEqual([ids[NEEDLE_AT]]);
     expect(before.total).toBe(1);
 
-    indexEverything();
+    await indexEverything();
     expect(createSearchIndex(sqliteDbOf(relay.core.store)).pending()).toBe(0);
     const after = await list({ q: 'ORDER_8421' });
     expect(after.items.map((d) => d.id)).toEqual([ids[NEEDLE_AT]]);
@@ -60,7 +58,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   });
 
   it('finds a delivery by part of its ID, and by part of its identity', async () => {
-    indexEverything();
+    await indexEverything();
     const id = ids[7_777]!;
     const middle = id.slice(9, 29);
     const byId = await list({ q: middle });
@@ -75,7 +73,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     const byPart = await list({ q: 'payment_fail', limit: 5 });
     expect(byPart.total).toBe(COUNT / 10);
     expect(byPart.items.every((d) => d.eventType === 'invoice.payment_failed')).toBe(true);
-    indexEverything();
+    await indexEverything();
     expect((await list({ q: 'PAYMENT_FAIL', limit: 5 })).total).toBe(COUNT / 10);
 
     const exact = await list({ eventType: 'invoice.paid', labels: 'Duplicate', limit: 5 });
@@ -86,7 +84,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   });
 
   it('combines labels, a time range and q, and counts exactly what matches on every page', async () => {
-    indexEverything();
+    await indexEverything();
     // Entries 6,000..6,999: a thousand seconds of the log.
     const from = new Date(start + 6_000 * 1000).toISOString();
     const to = start + 6_999 * 1000;
@@ -118,7 +116,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
   });
 
   it('pages a rare text, an ID prefix and a common word newest first, each with its exact total on every page', async () => {
-    indexEverything();
+    await indexEverything();
     // Rare and ID-shaped searches are answered from their own hits, a common word (more than
     // search-plan.ts's RARE_HITS) by walking the webhook newest first: the same rows either way.
     const accepted = (i: number): boolean => i % 5 < 3;
@@ -161,7 +159,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
       atOf: (i) => old + i * 1000,
       bodyOf: (i) => JSON.stringify({ invoice: `inv-${i}`, note: 'quarterly-report' }),
     });
-    indexEverything();
+    await indexEverything();
     const search = (q: string) => relay.call('deliveries.list', { uid: own, q });
     expect((await search('quarterly-report')).total).toBe(36); // 60 entries, 3 in 5 Accepted
 
@@ -180,7 +178,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
     const replay = await relay.call('deliveries.replay', { id: original });
     const found = await search('inv-57');
     expect(found.items.map((d) => d.id).sort()).toEqual([original, replay.delivery_id].sort());
-    indexEverything();
+    await indexEverything();
     expect((await search('inv-57')).total).toBe(2);
     expect((await search('quarterly-report')).total).toBe(31);
   });
@@ -199,7 +197,7 @@ describe('searching the delivery log (q, labels, time range, total)', () => {
       );
     expect(await q('sup-20931')).toEqual([sent.body.delivery_id]);
     expect(await q('evt-551')).toEqual([sent.body.delivery_id]);
-    indexEverything();
+    await indexEverything();
     expect(await q('"status":"open"')).toEqual([sent.body.delivery_id]);
     expect(await q('status":"closed')).toEqual([]);
   });
