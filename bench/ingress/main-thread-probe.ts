@@ -90,8 +90,10 @@ const targets: Target[] = [];
 for (const name of wanted) targets.push(await starters[name]!());
 const mains = new Map<string, number[]>();
 try {
-  for (let round = 0; round < Number(rounds); round++) {
-    for (const target of targets) {
+  // One round uncounted first: each server's code optimized, its caches warm.
+  for (let round = -1; round < Number(rounds); round++) {
+    // Every other round in the opposite order: neither side always runs after the other.
+    for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
       const pid = target.server.child.pid!;
       await target.before?.();
       const before = [sum(mainThreadCpu(pid)), sum(processesCpu([pid]))];
@@ -107,6 +109,7 @@ try {
       const main = ((sum(mainThreadCpu(pid)) - before[0]!) * 1000) / answered;
       const all = ((sum(processesCpu([pid])) - before[1]!) * 1000) / answered;
       const line = `${Math.round(result.requestsPerSecond)} req/s main ${main.toFixed(0)} µs all ${all.toFixed(0)} µs ${JSON.stringify(result.statuses)}`;
+      if (round < 0) continue;
       mains.set(target.name, [...(mains.get(target.name) ?? []), main]);
       console.log(`${target.name.padEnd(16)} ${line}`);
     }
@@ -118,6 +121,23 @@ try {
     const median = sorted[Math.floor(sorted.length / 2)]!;
     console.log(
       `${name.padEnd(16)} ${sorted[0]!.toFixed(0).padStart(5)} ${median.toFixed(0).padStart(5)}`,
+    );
+  }
+  // A/B: each round's relay against the earlier build in the same round, the median of those.
+  const pairs: Array<[string, string]> = [
+    ['relay', 'before'],
+    ['relay-404', 'before-404'],
+    ['relay-429', 'before-429'],
+  ];
+  for (const [after, earlier] of pairs) {
+    const a = mains.get(after);
+    const b = mains.get(earlier);
+    if (!a || !b) continue;
+    const ratios = a.map((value, i) => value / b[i]!).sort((x, y) => x - y);
+    const median = ratios[Math.floor(ratios.length / 2)]!;
+    const lower = ratios.filter((r) => r < 1).length;
+    console.log(
+      `${after} / ${earlier}: median ${median.toFixed(3)} (${lower} of ${ratios.length} rounds lower)`,
     );
   }
 } finally {

@@ -16,6 +16,10 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+function onResponseFinish(this: ServerResponse): void {
+  dropUnreadBody(this.req);
+}
+
 /** What Node's parser refused, as a JSON error body a sender can read. */
 const REFUSALS = {
   400: { reason: 'Bad Request', code: 'bad_request', message: 'Malformed HTTP request.' },
@@ -84,6 +88,16 @@ export async function listen(handler: Handler, host: string, port: number): Prom
   // What each open socket is doing and since when: waiting for a request's headers (req null)
   // or receiving a request. Only read while closing (see close below).
   const phases = new Map<Socket, { since: number; req: IncomingMessage | null }>();
+  function onResponseClose(this: ServerResponse): void {
+    const { req } = this;
+    // A pipelined request on the same socket may already have taken the slot.
+    if (answering.get(req.socket) === this) answering.delete(req.socket);
+    const phase = phases.get(req.socket);
+    if (phase?.req === req) {
+      phase.since = Date.now();
+      phase.req = null;
+    }
+  }
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -100,15 +114,10 @@ export async function listen(handler: Handler, host: string, port: number): Prom
         phase.since = Date.now();
         phase.req = req;
       }
-      res.once('close', () => {
-        // A pipelined request on the same socket may already have taken the slot.
-        if (answering.get(req.socket) === res) answering.delete(req.socket);
-        if (phase?.req === req) {
-          phase.since = Date.now();
-          phase.req = null;
-        }
-      });
-      res.once('finish', () => dropUnreadBody(req));
+      // The same two functions for every response (`this` is the response), not two closures
+      // and two `once` wrappers per request: a response finishes and closes once.
+      res.on('close', onResponseClose);
+      res.on('finish', onResponseFinish);
       if (chunkedUpgrade(req)) return refuseUpgrade(res);
       void handler(req, res);
     },

@@ -33,16 +33,43 @@ export const INGRESS_FLOW: readonly Step[] = [
   accept,
 ];
 
-/** The steps from `from` on; synchronous for as long as the steps are (no Promise per step). */
-function run(attempt: Attempt, from: number): Promise<void> | undefined {
+/**
+ * The steps from `from` on, synchronous for as long as the steps are. A step that waits (a body,
+ * a commit) goes on from its own `then`: no Promise is returned up the chain, so none is made per
+ * step to adopt the next one's, nor one per request for the error path (issue 25, the accept
+ * path's main-thread cost). Whatever a step throws, now or later, ends in `failed`.
+ */
+function run(attempt: Attempt, ctx: Koa.Context, from: number): void {
   for (let i = from; i < INGRESS_FLOW.length; i++) {
     const verdict = INGRESS_FLOW[i]!(attempt);
-    if (verdict === 'answered') return undefined;
+    if (verdict === 'answered') return;
     if (verdict !== 'pass') {
-      return verdict.then((later) => (later === 'pass' ? run(attempt, i + 1) : undefined));
+      verdict.then(
+        (later) => {
+          if (later === 'pass') resume(attempt, ctx, i + 1);
+        },
+        (error: unknown) => failSafely(attempt, ctx, error),
+      );
+      return;
     }
   }
-  return undefined;
+}
+
+function resume(attempt: Attempt, ctx: Koa.Context, from: number): void {
+  try {
+    run(attempt, ctx, from);
+  } catch (error) {
+    failSafely(attempt, ctx, error);
+  }
+}
+
+/** `failed`, and what even that could not do goes to Koa's `ctx.onerror`, as before. */
+function failSafely(attempt: Attempt, ctx: Koa.Context, error: unknown): void {
+  try {
+    failed(attempt, error);
+  } catch (unanswered) {
+    ctx.onerror(unanswered as Error);
+  }
 }
 
 /**
@@ -56,6 +83,19 @@ function failed(attempt: Attempt, error: unknown): void {
   replyError(attempt.res, 503, 'unavailable', message, ['Retry-After', '5']);
 }
 
+type FlowMiddleware = (ctx: Koa.Context) => void;
+
+/**
+ * Koa's `compose` option (Koa 3's constructor takes one): the ingress has one middleware, the
+ * flow, called as it is. koa-compose would make a dispatch function, a bound `next` and a Promise
+ * for every request, for a chain of one that never calls `next`.
+ */
+function theFlowAlone(middleware: FlowMiddleware[]): FlowMiddleware {
+  if (middleware.length !== 1)
+    throw new Error('the ingress app runs exactly one middleware: the flow');
+  return middleware[0]!;
+}
+
 /**
  * Koa, less what the ingress turns off anyway. Koa's own `handleRequest` attaches on-finished
  * listeners to every response and socket (to hand a failed write to `app.onerror`, which is
@@ -65,8 +105,17 @@ function failed(attempt: Attempt, error: unknown): void {
  * Koa's as before; an error the flow did not catch still goes to `ctx.onerror`.
  */
 class IngressKoa extends Koa {
-  handleRequest(ctx: Koa.Context, middleware: (ctx: Koa.Context) => Promise<void>): Promise<void> {
-    return middleware(ctx).catch((error: Error) => ctx.onerror(error));
+  constructor() {
+    // Not in @types/koa, which describes Koa 2.
+    super({ compose: theFlowAlone } as object);
+  }
+
+  handleRequest(ctx: Koa.Context, flow: FlowMiddleware): void {
+    try {
+      flow(ctx);
+    } catch (error) {
+      ctx.onerror(error as Error);
+    }
   }
 }
 
@@ -81,9 +130,9 @@ export function createIngressApp(deps: IngressDeps): Koa {
     ctx.respond = false;
     const attempt = new Attempt(ctx.req, ctx.res, deps);
     try {
-      return run(attempt, 0)?.catch((error: unknown) => failed(attempt, error));
+      run(attempt, ctx, 0);
     } catch (error) {
-      failed(attempt, error);
+      failSafely(attempt, ctx, error);
     }
   });
   return app;

@@ -51,6 +51,14 @@ export function replyJson(
   replyText(res, status, JSON.stringify(body), headers);
 }
 
+/**
+ * The 202 (PRODUCT §3 step 9): `{"delivery_id":"dlv_…"}`, written as text (a delivery ID is
+ * letters, digits and `_`: nothing to escape), with no object made to serialize.
+ */
+export function replyAccepted(res: ServerResponse, deliveryId: string): void {
+  replyText(res, 202, `{"delivery_id":"${deliveryId}"}`, NO_HEADERS);
+}
+
 /** `text`: JSON already serialized. */
 function replyText(res: ServerResponse, status: number, text: string, headers: HeaderList): void {
   const length = String(Buffer.byteLength(text));

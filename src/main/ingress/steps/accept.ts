@@ -4,7 +4,7 @@ import type { AcceptItem } from '../../store/delivery-batch.js';
 import type { Attempt } from '../attempt.js';
 import { describeOutcome, logDelivery } from '../delivery-line.js';
 import type { DeliverySeen } from '../ingress-deps.js';
-import { replyJson } from '../reply.js';
+import { replyAccepted } from '../reply.js';
 import { deliveryEventType } from './event-type.js';
 import { rawHeaderReader } from './header-lines.js';
 import { deliveryIdentity } from './identity.js';
@@ -85,7 +85,7 @@ export const accept: Step = (attempt) => {
     const { deps, webhook } = attempt;
     const note = describeOutcome(outcome);
     logDelivery(deps.log, 202, outcome.label, webhook.uid, id, bytes, note, attempt.client);
-    replyJson(attempt.res, 202, { delivery_id: id });
+    replyAccepted(attempt.res, id);
     return 'answered';
   });
 };

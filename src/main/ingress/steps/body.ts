@@ -1,7 +1,7 @@
 import type { Attempt } from '../attempt.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { abandon, rejectTooLarge } from '../refusals.js';
-import { readBody } from './read-body.js';
+import { readBody, type BodyResult } from './read-body.js';
 import { answeredAfter, type Verdict } from './step.js';
 
 /**
@@ -10,8 +10,7 @@ import { answeredAfter, type Verdict } from './step.js';
  * went away; `pass` once `attempt.body` holds it. Read only when needed, so that a token webhook's
  * spent rate (take-rate.ts) is refused before a body that would be dropped anyway.
  */
-async function readBodyOnce(attempt: Attempt): Promise<Verdict> {
-  const read = await readBody(attempt.req, MAX_BODY_BYTES);
+function afterRead(attempt: Attempt, read: BodyResult): Verdict | Promise<Verdict> {
   if (read.kind === 'aborted') {
     abandon(attempt);
     return 'answered';
@@ -23,15 +22,25 @@ async function readBodyOnce(attempt: Attempt): Promise<Verdict> {
   return 'pass';
 }
 
-/** Runs `then` over the body, reading it first if no step has yet. */
+/**
+ * Runs `then` over the body, reading it first if no step has yet: one Promise for the read and
+ * what follows it, settled from the read's own callback (no async function, no second `then`).
+ */
 export function withBody(
   attempt: Attempt,
   then: (attempt: Attempt, body: Buffer) => Verdict | Promise<Verdict>,
 ): Verdict | Promise<Verdict> {
   if (attempt.body !== null) return then(attempt, attempt.body);
-  return readBodyOnce(attempt).then((verdict) =>
-    verdict === 'pass' ? then(attempt, attempt.body!) : verdict,
-  );
+  return new Promise((resolve, reject) => {
+    readBody(attempt.req, MAX_BODY_BYTES, (read) => {
+      try {
+        const verdict = afterRead(attempt, read);
+        resolve(verdict === 'pass' ? then(attempt, attempt.body!) : verdict);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
 }
 
 const PASS = (): Verdict => 'pass';

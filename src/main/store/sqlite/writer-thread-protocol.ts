@@ -54,22 +54,22 @@ export function bodyBytes(batch: readonly BatchItem[]): number {
 /**
  * The batch as it is posted: each accepted delivery's body copied into `scratch`, memory shared
  * with the thread, so the bytes are not copied again into the message and out of it and no
- * buffer is left behind per body for either thread's garbage collector. Only the item holding a
- * body is copied (shallowly); structured clone copies the rest. The caller's batch stays as it was.
+ * buffer is left behind per body for either thread's garbage collector. Each item's body is
+ * replaced in place by its view of the scratch (no copy of the item or of the batch per commit):
+ * the items are the store's once handed over (delivery-writer.ts lets go of them), and the
+ * bytes stay where they were until the thread has answered.
  */
-export function withSharedBodies(
-  batch: readonly BatchItem[],
-  scratch: SharedArrayBuffer,
-): BatchItem[] {
+export function withSharedBodies(batch: BatchItem[], scratch: SharedArrayBuffer): BatchItem[] {
   let offset = 0;
-  return batch.map((entry): BatchItem => {
-    if (entry.kind !== 'accept') return entry;
+  for (const entry of batch) {
+    if (entry.kind !== 'accept') continue;
     const { body } = entry.item;
     const view = new Uint8Array(scratch, offset, body.length);
     view.set(body);
     offset += body.length;
-    return { kind: 'accept', item: { ...entry.item, body: view as Buffer } };
-  });
+    entry.item.body = view as Buffer;
+  }
+  return batch;
 }
 
 /**
