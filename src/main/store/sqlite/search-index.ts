@@ -4,6 +4,7 @@ import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
 import { tracedTransaction } from './writer-trace.js';
+import { nextMergeInput, readStructure } from './fts5-structure.js';
 
 /**
  * FTS5 merges its segments inside the commit that flushes a new one ('automerge', 4 by default):
@@ -19,6 +20,12 @@ const MERGING = { automerge: 0, crisismerge: 16 } as const;
 const MERGE_PAGES = 16;
 /** New segments before the catch-up merges between slices (FTS5's 'usermerge', 4 by default). */
 const CATCH_UP_MERGE_AFTER = 4;
+/**
+ * The largest level (its input pages) a catch-up merge step may work on: a restart's queue of
+ * 50,000 entries makes levels of up to about 10,000 pages; the week's own index is one segment
+ * of 830,061 (at a million entries), merged only in quiet slices.
+ */
+const CATCH_UP_MERGE_MAX_PAGES = 16_384;
 
 /**
  * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
@@ -171,6 +178,14 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
   let unmerged = 0;
   const catchUpMerge = (): void => {
     if (++unmerged < CATCH_UP_MERGE_AFTER || lockWanted()) return;
+    const levels = readStructure(db, 'delivery_search');
+    const input = levels && nextMergeInput(levels, CATCH_UP_MERGE_AFTER);
+    // Only the catch-up's own small levels: a step FTS5 would give to the week's large segment
+    // (a delete-merge after a prune) rewrote all 830,061 of its pages in one transaction.
+    if (input === null || input === undefined || input > CATCH_UP_MERGE_MAX_PAGES) {
+      unmerged = 0;
+      return;
+    }
     if (!mergeSlice(0)) unmerged = 0;
   };
 
