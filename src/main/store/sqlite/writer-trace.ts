@@ -9,6 +9,8 @@ import type { Db } from './db.js';
  * Off (the plain transaction) unless set.
  */
 const thresholdMs = Number(process.env.HOOKPORT_TRACE_WRITER_MS ?? 0);
+/** `HOOKPORT_TRACE_WRITER_BEGINS=1`: every transaction but the index's also says when it begins. */
+const traceBegins = process.env.HOOKPORT_TRACE_WRITER_BEGINS === '1';
 
 export function tracedTransaction<A extends unknown[], R>(
   db: Db,
@@ -27,6 +29,9 @@ export function tracedTransaction<A extends unknown[], R>(
   });
   return (...args: A): R => {
     const started = performance.now();
+    if (traceBegins && kind !== 'index') {
+      process.stderr.write(`[writer] ${(started / 1000).toFixed(1)} s ${kind} begins\n`);
+    }
     try {
       return transaction(...args);
     } finally {
