@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  nextMergeInput,
+  levelOfSegmentOver,
+  nextMerge,
   readStructure,
   type Fts5Level,
 } from '../../../src/main/store/sqlite/fts5-structure.js';
@@ -28,7 +29,7 @@ describe("FTS5's structure, as the catch-up's merges read it", () => {
   it('has no levels before anything is indexed', () => {
     const levels = readStructure(db, 's') ?? [];
     expect(levels.every((level) => level.segments.length === 0)).toBe(true);
-    expect(nextMergeInput(levels, 4)).toBeNull();
+    expect(nextMerge(levels, 4)).toBeNull();
   });
 
   it('reads a segment per transaction on level 0, and the level a merge step would take', () => {
@@ -37,12 +38,12 @@ describe("FTS5's structure, as the catch-up's merges read it", () => {
     expect(three[0]!.segments).toHaveLength(3);
     expect(three[0]!.segments.every((s) => s.pages >= 1)).toBe(true);
     // Fewer than 'usermerge' (4): FTS5 would look for a delete-merge instead.
-    expect(nextMergeInput(three, 4)).toBeNull();
+    expect(nextMerge(three, 4)).toBeNull();
 
     insert(4);
     const four = readStructure(db, 's')!;
     const pages = four[0]!.segments.reduce((sum, s) => sum + s.pages, 0);
-    expect(nextMergeInput(four, 4)).toBe(pages);
+    expect(nextMerge(four, 4)).toEqual({ level: 0, pages });
 
     db.prepare("INSERT INTO s (s, rank) VALUES ('merge', 16)").run();
     const merged = readStructure(db, 's')!;
@@ -55,9 +56,21 @@ describe("FTS5's structure, as the catch-up's merges read it", () => {
       merging,
       segments: segments.map((pages, id) => ({ id, pages })),
     });
-    expect(nextMergeInput([level([1, 1, 1, 1, 1]), level([9, 9, 9, 9, 9, 9])], 4)).toBe(54);
-    expect(nextMergeInput([level([1, 1, 1, 1]), level([500, 600], 1)], 4)).toBe(4);
-    expect(nextMergeInput([level([1]), level([500, 600, 700], 2)], 4)).toBe(1100);
-    expect(nextMergeInput([level([1, 1]), level([830_061])], 4)).toBeNull();
+    expect(nextMerge([level([1, 1, 1, 1, 1]), level([9, 9, 9, 9, 9, 9])], 4)).toEqual({
+      level: 1,
+      pages: 54,
+    });
+    expect(nextMerge([level([1, 1, 1, 1]), level([500, 600], 1)], 4)).toEqual({
+      level: 0,
+      pages: 4,
+    });
+    expect(nextMerge([level([1]), level([500, 600, 700], 2)], 4)).toEqual({
+      level: 1,
+      pages: 1100,
+    });
+    const week = [level([1, 1]), level([17, 17, 21, 18]), level([1062, 1035]), level([830_061])];
+    expect(nextMerge(week, 4)).toEqual({ level: 1, pages: 73 });
+    expect(levelOfSegmentOver(week, 16_384)).toBe(3);
+    expect(levelOfSegmentOver(week.slice(0, 3), 16_384)).toBe(Infinity);
   });
 });

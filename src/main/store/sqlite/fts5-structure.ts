@@ -70,12 +70,15 @@ export function readStructure(db: Db, table: string): Fts5Level[] | null {
 }
 
 /**
- * The input pages of the level FTS5's next `'merge'` step would take (`fts5IndexMerge`: a level
- * with a merge in progress, else the one with the most segments, if it has at least `usermerge`),
- * or null when it would take none of those (it then looks for a level whose rows are mostly
- * deleted: a delete-merge, which may be the whole index's largest segment).
+ * The level FTS5's next `'merge'` step would take (`fts5IndexMerge`: a level with a merge in
+ * progress, else the one with the most segments, if it has at least `usermerge`) and its input
+ * pages, or null when it would take none of those (it then looks for a level whose rows are
+ * mostly deleted: a delete-merge).
  */
-export function nextMergeInput(levels: Fts5Level[], usermerge: number): number | null {
+export function nextMerge(
+  levels: Fts5Level[],
+  usermerge: number,
+): { level: number; pages: number } | null {
   let best = -1;
   let most = 0;
   for (const [i, level] of levels.entries()) {
@@ -88,5 +91,11 @@ export function nextMergeInput(levels: Fts5Level[], usermerge: number): number |
   if (best < 0 || most < usermerge) return null;
   const level = levels[best]!;
   const inputs = level.merging > 0 ? level.segments.slice(0, level.merging) : level.segments;
-  return inputs.reduce((sum, segment) => sum + segment.pages, 0);
+  return { level: best, pages: inputs.reduce((sum, segment) => sum + segment.pages, 0) };
+}
+
+/** The lowest level holding a segment of more than `pages` pages (Infinity: none). */
+export function levelOfSegmentOver(levels: Fts5Level[], pages: number): number {
+  const at = levels.findIndex((level) => level.segments.some((segment) => segment.pages > pages));
+  return at < 0 ? Infinity : at;
 }
