@@ -4,7 +4,6 @@ import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
 import { tracedTransaction } from './writer-trace.js';
-import { levelOfSegmentOver, nextMerge, readStructure } from './fts5-structure.js';
 
 /**
  * FTS5 merges its segments inside the commit that flushes a new one ('automerge', 4 by default):
@@ -18,14 +17,6 @@ import { levelOfSegmentOver, nextMerge, readStructure } from './fts5-structure.j
 const MERGING = { automerge: 0, crisismerge: 16 } as const;
 /** Leaf pages per 'merge' step in a quiet slice: a step cannot be cut short. */
 const MERGE_PAGES = 16;
-/** New segments before the catch-up merges between slices (FTS5's 'usermerge', 4 by default). */
-const CATCH_UP_MERGE_AFTER = 4;
-/**
- * The largest level (its input pages) a catch-up merge step may work on: a restart's queue of
- * 50,000 entries makes levels of up to about 10,000 pages; the week's own index is one segment
- * of 830,061 (at a million entries), merged only in quiet slices.
- */
-const CATCH_UP_MERGE_MAX_PAGES = 16_384;
 
 /**
  * The writer thread: a commit waits about half a millisecond for the index behind a 1 KB payload,
@@ -156,42 +147,11 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
   const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
     if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
     db.pragma('synchronous = NORMAL');
-    let run: IndexRun;
     try {
-      run = indexSlice(budgetMs, largestEntry);
+      return indexSlice(budgetMs, largestEntry);
     } finally {
       db.pragma('synchronous = FULL');
     }
-    if (run.indexed > 0) catchUpMerge();
-    return run;
-  };
-
-  /**
-   * Segments flushed by indexing slices since a merge step last found nothing to merge. During a
-   * catch-up the queue never empties, so the quiet merges never ran and level after level filled
-   * to FTS5's crisis merge: every 256 slices a level-1 merge of 150–440 ms inside one slice, and
-   * a level-2 one 16 times larger (a restart's 50,000 queued entries at a million, the scale
-   * suite's sender waiting up to 528 ms). One `MERGE_PAGES` step after each slice once a level
-   * may hold `usermerge` (4) new segments keeps the levels below the crisis; a step is bounded by
-   * its pages (a small segment's terms are short), never by a whole level.
-   */
-  let unmerged = 0;
-  const catchUpMerge = (): void => {
-    if (++unmerged < CATCH_UP_MERGE_AFTER || lockWanted()) return;
-    const levels = readStructure(db, 'delivery_search') ?? [];
-    const next = nextMerge(levels, CATCH_UP_MERGE_AFTER);
-    // Only the catch-up's own small levels, and never into the level of the week's own segment:
-    // at a million entries a step that merged into it (830,061 pages) went on rewriting for
-    // minutes, one transaction, the WAL at 3.4 GB (what FTS5 did there was not isolated).
-    if (
-      !next ||
-      next.pages > CATCH_UP_MERGE_MAX_PAGES ||
-      next.level + 1 >= levelOfSegmentOver(levels, CATCH_UP_MERGE_MAX_PAGES)
-    ) {
-      unmerged = 0;
-      return;
-    }
-    if (!mergeSlice(0)) unmerged = 0;
   };
 
   const merge = db.prepare(
