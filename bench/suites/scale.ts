@@ -23,6 +23,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -107,6 +108,9 @@ async function seedOrReuse(
   const shape = kept && join(kept, 'seeded.json');
   if (kept && shape && existsSync(shape)) {
     cpSync(kept, dataDir, { recursive: true });
+    // The copy's gigabytes are still dirty in the page cache: flushed while the relay runs, they
+    // made every commit wait on the disk (20–50 ms each, fsync or not) for its first minute.
+    execFileSync('sync');
     const seeded = JSON.parse(readFileSync(shape, 'utf8')) as {
       busyUid: string;
       rareOrder: number;

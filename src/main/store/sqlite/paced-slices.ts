@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db.js';
 import { neverWanted } from './writer-yield.js';
+import { tracedTransaction } from './writer-trace.js';
 
 /** How housekeeping on the ingress thread takes its time: slices of `ms`, a `share` of the time. */
 export interface SlicePacing {
@@ -26,8 +27,9 @@ export const RETENTION_PACING: SlicePacing = { ms: 2, share: 0.25 };
 export function unsyncedTransaction<A extends unknown[], R>(
   db: Db,
   fn: (...args: A) => R,
+  kind = 'slice',
 ): (...args: A) => R {
-  const transaction = db.transaction(fn);
+  const transaction = tracedTransaction(db, kind, fn);
   return (...args: A): R => {
     db.pragma('synchronous = NORMAL');
     try {

@@ -90,33 +90,41 @@ export function createRetention(db: Db, lockWanted: () => boolean = neverWanted)
       };
       let cursor = { at: -Infinity, rowid: -Infinity };
       let removed = 0;
-      const slice = unsyncedTransaction(db, (budgetMs: number): boolean => {
-        const started = performance.now();
-        while (performance.now() - started < budgetMs) {
-          const batch = pastCutoff.all({ cutoff, ...cursor, limit: STEP });
-          for (const entry of batch) {
-            cursor = { at: entry.received_at, rowid: entry.rowid };
-            if (protectedEntry(entry)) continue;
-            deleteEntry(entry);
-            removed++;
-            if (sliceOver(started, budgetMs)) return true;
+      const slice = unsyncedTransaction(
+        db,
+        (budgetMs: number): boolean => {
+          const started = performance.now();
+          while (performance.now() - started < budgetMs) {
+            const batch = pastCutoff.all({ cutoff, ...cursor, limit: STEP });
+            for (const entry of batch) {
+              cursor = { at: entry.received_at, rowid: entry.rowid };
+              if (protectedEntry(entry)) continue;
+              deleteEntry(entry);
+              removed++;
+              if (sliceOver(started, budgetMs)) return true;
+            }
+            if (batch.length < STEP) return false;
           }
-          if (batch.length < STEP) return false;
-        }
-        return true;
-      });
+          return true;
+        },
+        'prune',
+      );
       await pacedSlices(RETENTION_PACING, slice, live, lockWanted);
       const keyCutoff = now - policy.dedupeWindowMs;
-      const keys = unsyncedTransaction(db, (budgetMs: number): boolean => {
-        const started = performance.now();
-        while (performance.now() - started < budgetMs) {
-          const batch = expiredKeys.all(keyCutoff, STEP);
-          for (const key of batch) deleteKey.run(key.webhook_uid, key.identity);
-          if (batch.length < STEP) return false;
-          if (lockWanted()) return true;
-        }
-        return true;
-      });
+      const keys = unsyncedTransaction(
+        db,
+        (budgetMs: number): boolean => {
+          const started = performance.now();
+          while (performance.now() - started < budgetMs) {
+            const batch = expiredKeys.all(keyCutoff, STEP);
+            for (const key of batch) deleteKey.run(key.webhook_uid, key.identity);
+            if (batch.length < STEP) return false;
+            if (lockWanted()) return true;
+          }
+          return true;
+        },
+        'prune-keys',
+      );
       await pacedSlices(RETENTION_PACING, keys, live, lockWanted);
       return removed;
     },

@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
+import { tracedTransaction } from './writer-trace.js';
 
 /**
  * FTS5 merges its segments inside the commit that flushes a new one ('automerge', 4 by default):
@@ -106,32 +107,37 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
   let passedUpTo = 0;
   const BATCH = 32;
 
-  const indexSlice = db.transaction((budgetMs: number, largest: number | undefined): IndexRun => {
-    const started = performance.now();
-    const deferred = (): boolean => passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
-    let indexed = 0;
-    for (;;) {
-      const batch =
-        largest === undefined
-          ? queued.all(BATCH)
-          : queuedUpTo.all({ after: passedUpTo, largest, limit: BATCH });
-      for (const { rowid } of batch) {
-        index.run(rowid);
-        dequeue.run(rowid);
-        indexed++;
-        if (largest !== undefined) passedUpTo = rowid;
-        // Someone waits for the write lock (writer-yield.ts): this slice ends here.
-        if (performance.now() - started >= budgetMs || lockWanted()) {
-          return { indexed, more: true, deferred: deferred() };
+  const indexSlice = tracedTransaction(
+    db,
+    'index',
+    (budgetMs: number, largest: number | undefined): IndexRun => {
+      const started = performance.now();
+      const deferred = (): boolean => passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
+      let indexed = 0;
+      for (;;) {
+        const batch =
+          largest === undefined
+            ? queued.all(BATCH)
+            : queuedUpTo.all({ after: passedUpTo, largest, limit: BATCH });
+        for (const { rowid } of batch) {
+          index.run(rowid);
+          dequeue.run(rowid);
+          indexed++;
+          if (largest !== undefined) passedUpTo = rowid;
+          // Someone waits for the write lock (writer-yield.ts): this slice ends here.
+          if (performance.now() - started >= budgetMs || lockWanted()) {
+            return { indexed, more: true, deferred: deferred() };
+          }
+        }
+        if (batch.length < BATCH) {
+          // The end of the queue: what is left after the last entry taken was all too large.
+          if (largest !== undefined)
+            passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
+          return { indexed, more: false, deferred: deferred() };
         }
       }
-      if (batch.length < BATCH) {
-        // The end of the queue: what is left after the last entry taken was all too large.
-        if (largest !== undefined) passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
-        return { indexed, more: false, deferred: deferred() };
-      }
-    }
-  });
+    },
+  );
 
   /**
    * Without an fsync of its own: an indexing transaction lost to a crash loses no delivery (it
@@ -152,16 +158,20 @@ export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWante
     `INSERT INTO delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
   );
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
-  const mergeSlice = unsyncedTransaction(db, (budgetMs: number): boolean => {
-    const started = performance.now();
-    for (;;) {
-      const before = totalChanges.get()!;
-      merge.run();
-      // The command's own row counts as one change; a step that wrote pages counts more.
-      if (totalChanges.get()! - before <= 1) return false;
-      if (performance.now() - started >= budgetMs || lockWanted()) return true;
-    }
-  });
+  const mergeSlice = unsyncedTransaction(
+    db,
+    (budgetMs: number): boolean => {
+      const started = performance.now();
+      for (;;) {
+        const before = totalChanges.get()!;
+        merge.run();
+        // The command's own row counts as one change; a step that wrote pages counts more.
+        if (totalChanges.get()! - before <= 1) return false;
+        if (performance.now() - started >= budgetMs || lockWanted()) return true;
+      }
+    },
+    'merge',
+  );
 
   return {
     /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */

@@ -18,6 +18,7 @@ import { sqliteBatchCommitter } from './batch-store.js';
 import { SearchIndexer } from '../search-indexer.js';
 import { ACCEPT_MS_PER_DELIVERY, createSearchIndex, SQLITE_PACING } from './search-index.js';
 import { WriterYield } from './writer-yield.js';
+import { reportSlow } from './writer-trace.js';
 import {
   reviveBodies,
   toThreadError,
@@ -86,7 +87,9 @@ if (writer) {
       const result = writer.commit(reviveBodies(message.batch));
       // The relay's load the index's share follows: the commit's time (its fsync included) and
       // the ingress's own time for what it carried (the two share the machine's cores).
-      const busyMs = performance.now() - began + message.batch.length * ACCEPT_MS_PER_DELIVERY;
+      const tookMs = performance.now() - began;
+      reportSlow('accept', tookMs, `${message.batch.length} deliveries`);
+      const busyMs = tookMs + message.batch.length * ACCEPT_MS_PER_DELIVERY;
       indexer.markBusy(busyMs);
       send({ type: 'committed', id: message.id, result });
     } catch (error) {
