@@ -158,13 +158,7 @@ export class TeamSecrets {
     const account = secretAccount(factoryId, name);
     await this.turns.run(async () => {
       await this.store.set(account, value);
-      this.cache.set(account, value);
-      await this.repo.rotate({
-        factoryId,
-        name,
-        fingerprint: await this.fingerprintOf(value),
-        rotatedAt: this.now(),
-      });
+      await this.useRotated(factoryId, name, value);
     });
     await this.announce();
     return (await this.repo.get(factoryId, name))!;
@@ -188,16 +182,21 @@ export class TeamSecrets {
       const account = secretAccount(factoryId, name);
       const value = await this.store.get(account);
       if (value === null || value === this.cache.get(account)) continue;
-      this.cache.set(account, value);
-      await this.repo.rotate({
-        factoryId,
-        name,
-        fingerprint: await this.fingerprintOf(value),
-        rotatedAt: this.now(),
-      });
+      await this.useRotated(factoryId, name, value);
       changed.push(name);
     }
     return changed;
+  }
+
+  /** The ingress takes `value` at once; the row records the rotation and its fingerprint. */
+  private async useRotated(factoryId: string, name: string, value: string): Promise<void> {
+    this.cache.set(secretAccount(factoryId, name), value);
+    await this.repo.rotate({
+      factoryId,
+      name,
+      fingerprint: await this.fingerprintOf(value),
+      rotatedAt: this.now(),
+    });
   }
 
   async remove(factoryId: string, name: string): Promise<void> {

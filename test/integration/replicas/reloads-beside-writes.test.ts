@@ -9,8 +9,8 @@ import { TeamSecrets } from '../../../src/main/secrets/team-secrets.js';
 import { RelaySettings } from '../../../src/main/service/relay-settings.js';
 import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
-import type { NewWebhook } from '../../../src/main/store/webhooks.js';
 import { tempDir } from '../../support/relay.js';
+import { webhookRecord } from '../../support/webhook-record.js';
 
 /**
  * Another relay's change (or a resync poll) reloads a cache whole while a write on this relay
@@ -110,19 +110,7 @@ describe('a whole reload overlapping a write on this relay', () => {
   });
 
   describe('of the webhook directory', () => {
-    const webhook = (uid: string, name: string): NewWebhook => ({
-      uid,
-      factoryId: DEFAULT_FACTORY_ID,
-      name,
-      authMode: 'token',
-      signatureScheme: null,
-      signatureOptions: null,
-      secretName: `webhook-${name}`,
-      deliveryIdHeader: null,
-      eventTypePath: null,
-      enabled: true,
-      createdAt: 1,
-    });
+    const webhook = webhookRecord;
 
     async function heldDirectory(): Promise<{
       directory: WebhookDirectory;
@@ -168,19 +156,7 @@ describe('a whole reload overlapping a write on this relay', () => {
 
   describe('of the automation index', () => {
     it('answers a reload only once the index holds what that reload read', async () => {
-      await store.webhooks.insert({
-        uid: 'wh_watched',
-        factoryId: DEFAULT_FACTORY_ID,
-        name: 'watched',
-        authMode: 'token',
-        signatureScheme: null,
-        signatureOptions: null,
-        secretName: 'webhook-watched',
-        deliveryIdHeader: null,
-        eventTypePath: null,
-        enabled: true,
-        createdAt: 1,
-      });
+      await store.webhooks.insert(webhookRecord('wh_watched', 'watched'));
       const hold = latch();
       let reads = 0;
       const index = await AutomationIndex.load(store.automations, async () => {

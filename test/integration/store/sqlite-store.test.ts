@@ -4,22 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEDUPE_WINDOW_MS } from '../../../src/main/ingress/limits.js';
 import { DEFAULT_FACTORY_ID } from '../../../src/main/store/factories.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/main/store/sqlite/sqlite-store.js';
-import type { NewWebhook } from '../../../src/main/store/webhooks.js';
 import { tempDir } from '../../support/relay.js';
+import { webhookRecord } from '../../support/webhook-record.js';
 
-const webhook = (uid: string, name: string): NewWebhook => ({
-  uid,
-  factoryId: DEFAULT_FACTORY_ID,
-  name,
-  authMode: 'token',
-  signatureScheme: null,
-  signatureOptions: null,
-  secretName: `webhook-${name}`,
-  deliveryIdHeader: null,
-  eventTypePath: null,
-  enabled: true,
-  createdAt: 1,
-});
+const webhook = webhookRecord;
 
 /** `Store.transaction` on SQLite: all or nothing, and nothing else joins it. */
 describe('the SQLite store', () => {
