@@ -68,43 +68,42 @@ describe('a whole reload overlapping a write on this relay', () => {
       await secrets.create(DEFAULT_FACTORY_ID, 'already-there', 'value-of-the-first-one-0123');
     });
 
-    it('keeps a secret created meanwhile: its webhook does not answer 401', async () => {
+    /**
+     * A write started while a whole reload is held after its read, then the reload let go.
+     * `mayFinish`: the write may run to its end first (a SQLite insert and a file write) or wait
+     * for its turn; either is given the time.
+     */
+    async function writeDuringReload(write: () => Promise<unknown>, mayFinish = false) {
       hold = latch();
       const reload = secrets.load();
       await hold.reached;
-      const created = secrets.create(
-        DEFAULT_FACTORY_ID,
-        'made-meanwhile',
-        'fresh-value-0123456789',
-      );
-      // The create may run to its end (a SQLite insert and a file write) or wait for its turn.
-      await Promise.race([created, new Promise((resolve) => setTimeout(resolve, 500))]);
+      const written = write();
+      if (mayFinish) await Promise.race([written, new Promise((r) => setTimeout(r, 500))]);
       hold.open();
-      await Promise.all([reload, created]);
+      await Promise.all([reload, written]);
+    }
+
+    it('keeps a secret created meanwhile: its webhook does not answer 401', async () => {
+      await writeDuringReload(
+        () => secrets.create(DEFAULT_FACTORY_ID, 'made-meanwhile', 'fresh-value-0123456789'),
+        true,
+      );
       expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'made-meanwhile')).toBe(
         'fresh-value-0123456789',
       );
     });
 
     it('keeps a value rotated meanwhile: the old one is not accepted again', async () => {
-      hold = latch();
-      const reload = secrets.load();
-      await hold.reached;
-      const rotated = secrets.rotate(DEFAULT_FACTORY_ID, 'already-there', 'rotated-value-0123456');
-      hold.open();
-      await Promise.all([reload, rotated]);
+      await writeDuringReload(() =>
+        secrets.rotate(DEFAULT_FACTORY_ID, 'already-there', 'rotated-value-0123456'),
+      );
       expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'already-there')).toBe(
         'rotated-value-0123456',
       );
     });
 
     it('keeps a secret removed meanwhile removed', async () => {
-      hold = latch();
-      const reload = secrets.load();
-      await hold.reached;
-      const removed = secrets.remove(DEFAULT_FACTORY_ID, 'already-there');
-      hold.open();
-      await Promise.all([reload, removed]);
+      await writeDuringReload(() => secrets.remove(DEFAULT_FACTORY_ID, 'already-there'));
       expect(secrets.cachedValue(DEFAULT_FACTORY_ID, 'already-there')).toBeUndefined();
     });
   });

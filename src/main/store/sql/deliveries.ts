@@ -19,6 +19,12 @@ const count = (r?: { n: number }): number => Number(r?.n ?? 0);
 
 type Page = { items: DeliveryRecord[]; nextBefore: string | null };
 
+/** An entry with its runs' IDs and whether it was recovered, as every read of one answers it. */
+const selectEntries = (dialect: DeliveryDialect): string => `
+    SELECT d.*, (SELECT ${dialect.commaList('r.id')} FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
+      ${RECOVERED_COLUMN}
+    FROM deliveries d`;
+
 /**
  * A page of the log, newest first; `before` is the ID of the last row of the previous page.
  * `window`: a search reads only that part of the log (SQLite: sqlite/search-window.ts).
@@ -34,9 +40,7 @@ export function pageCall(
   const { where, params } = deliveryFilter(dialect, webhookUid, before, only, window);
   // One row more than the page: whether there is a next one.
   const all = rows(
-    `SELECT d.*, (SELECT ${dialect.commaList('r.id')} FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
-      ${RECOVERED_COLUMN}
-    FROM deliveries d WHERE ${where} ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`,
+    `${selectEntries(dialect)} WHERE ${where} ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`,
     params,
     toRecord,
   );
@@ -59,10 +63,7 @@ export function countCall(
 
 /** The read side of the delivery log, for both stores; writes go through the batch store only. */
 export function deliveriesCalls(dialect: DeliveryDialect): Calls<DeliveriesRepository> {
-  const SELECT = `
-    SELECT d.*, (SELECT ${dialect.commaList('r.id')} FROM runs r WHERE r.delivery_id = d.id) AS run_ids,
-      ${RECOVERED_COLUMN}
-    FROM deliveries d`;
+  const SELECT = selectEntries(dialect);
   return {
     /** Newest first; `before` is the ID of the last row of the previous page. */
     page: (webhookUid, limit, before, only = {}) =>
