@@ -1,5 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { isolatedIntegrationFiles } from './test/support/isolated-files.js';
 import { LongFilesFirst } from './test/support/long-files-first.js';
+
+const ISOLATED = isolatedIntegrationFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
@@ -25,11 +28,26 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Real relays, started and stopped by each file: a worker keeps the sources it loaded
+        // for the next file instead of importing them again (docs/testing.md has the numbers).
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
         test: {
           name: 'relay',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/unit/**'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/integration/**'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'relay-isolated', include: ISOLATED },
       },
     ],
   },

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { Deadlines } from './http/listener.js';
 import type { ProviderTiming } from './links/provider.js';
 import type { Ticker } from './links/wake-detector.js';
 import type { Logger } from './log.js';
@@ -43,6 +44,8 @@ export interface CoreConfig {
   tunnel?: TunnelConfig;
   /** Provider links (§19) and the wake detector (§20); tests shorten waits and tick by hand. */
   links?: { timing?: Partial<ProviderTiming>; recoverEveryMs?: number; wakeTicker?: Ticker };
+  /** The ingress's slow-sender deadlines (PRODUCT §3: 10 s, 30 s); tests of slow senders shorten them. */
+  ingressDeadlines?: Partial<Deadlines>;
   log?: Logger;
   now?: () => number;
   /**

@@ -1,5 +1,5 @@
 import type { CoreConfig } from '../config.js';
-import { listen, type Listener } from '../http/listener.js';
+import { DEFAULT_DEADLINES, listen, type Listener } from '../http/listener.js';
 import { createIngressHandler } from '../ingress/flow.js';
 import {
   DELIVERIES_PER_MINUTE,
@@ -38,7 +38,7 @@ export interface IngressPartDeps {
   state: Pick<RelayState, 'directory' | 'automationIndex' | 'secrets' | 'events'>;
   jobs: Pick<Jobs, 'metrics' | 'alarms' | 'links' | 'dispatcher'>;
   refusals: RefusalTally;
-  config: Pick<CoreConfig, 'limits' | 'trustProxy'>;
+  config: Pick<CoreConfig, 'limits' | 'trustProxy' | 'ingressDeadlines'>;
   log: Logger;
   now: () => number;
 }
@@ -88,7 +88,10 @@ export function createIngressPart(deps: IngressPartDeps): IngressPart {
   return {
     writer,
     async listen(host, port) {
-      const listener = await listen(handler, host, port);
+      const listener = await listen(handler, host, port, {
+        ...DEFAULT_DEADLINES,
+        ...deps.config.ingressDeadlines,
+      });
       sweeping = setInterval(() => {
         for (const gate of Object.values(gates)) {
           Promise.resolve(gate.sweep(now())).catch((error: unknown) =>

@@ -10,7 +10,7 @@ import { LINGER_MS } from '../ingress/limits.js';
  * and our end of the connection, keep reading and dropping whatever still arrives, and close
  * once the sender has finished, or after LINGER_MS whatever it is doing.
  */
-export function closeGracefully(socket: Socket, lastWords?: string): void {
+export function closeGracefully(socket: Socket, lastWords?: string, lingerMs = LINGER_MS): void {
   if (lingering.has(socket)) return;
   lingering.add(socket);
   if (lastWords === undefined) socket.end();
@@ -21,7 +21,7 @@ export function closeGracefully(socket: Socket, lastWords?: string): void {
     socket.destroy();
   };
   socket.once('end', close);
-  const timer = setTimeout(close, LINGER_MS);
+  const timer = setTimeout(close, lingerMs);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
 }
@@ -33,11 +33,11 @@ const drop = (): void => {};
  * Node ends a `Connection: close` exchange with socket.destroySoon(); from then on this socket
  * closes gracefully instead, unless the sender has already finished (then nothing is unread).
  */
-export function closeSocketsGracefully(socket: Socket): void {
+export function closeSocketsGracefully(socket: Socket, lingerMs = LINGER_MS): void {
   const destroySoon = socket.destroySoon.bind(socket);
   socket.destroySoon = () => {
     if (socket.readableEnded) destroySoon();
-    else closeGracefully(socket);
+    else closeGracefully(socket, undefined, lingerMs);
   };
 }
 

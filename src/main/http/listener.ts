@@ -4,6 +4,7 @@ import {
   CONNECTIONS_CHECK_INTERVAL_MS,
   HEADERS_TIMEOUT_MS,
   KEEP_ALIVE_TIMEOUT_MS,
+  LINGER_MS,
   REQUEST_TIMEOUT_MS,
 } from '../ingress/limits.js';
 import { closeGracefully, closeSocketsGracefully, dropUnreadBody } from './graceful-close.js';
@@ -78,7 +79,29 @@ function timeoutError(): NodeJS.ErrnoException {
  */
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-export async function listen(handler: Handler, host: string, port: number): Promise<Listener> {
+/** How long slow senders get (PRODUCT §3); tests of slow senders shorten them. */
+export interface Deadlines {
+  headersMs: number;
+  requestMs: number;
+  checkEveryMs: number;
+  /** After an answer sent while the sender is still writing: how long its bytes are still read. */
+  lingerMs: number;
+}
+
+export const DEFAULT_DEADLINES: Deadlines = {
+  headersMs: HEADERS_TIMEOUT_MS,
+  requestMs: REQUEST_TIMEOUT_MS,
+  checkEveryMs: CONNECTIONS_CHECK_INTERVAL_MS,
+  lingerMs: LINGER_MS,
+};
+
+export async function listen(
+  handler: Handler,
+  host: string,
+  port: number,
+  deadlines: Deadlines = DEFAULT_DEADLINES,
+): Promise<Listener> {
+  const { headersMs, requestMs, checkEveryMs, lingerMs } = deadlines;
   // Requests whose answer is still being written, by socket: a parse error in the bytes that
   // follow a complete request (a Content-Length shorter than the body) must not swallow that
   // request's answer, or a sender would read 400 for a delivery the relay recorded.
@@ -100,10 +123,10 @@ export async function listen(handler: Handler, host: string, port: number): Prom
   }
   const server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+      connectionsCheckingInterval: checkEveryMs,
       maxHeaderSize: 16 * 1024,
     },
     (req, res) => {
@@ -125,7 +148,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
   server.on('connection', (socket: Socket) => {
     phases.set(socket, { since: Date.now(), req: null });
     socket.once('close', () => phases.delete(socket));
-    closeSocketsGracefully(socket);
+    closeSocketsGracefully(socket, lingerMs);
   });
   // Node hands CONNECT to this event, and without a listener drops the socket without a word. It
   // goes to the handler like any request (which refuses it), on a response made for it here.
@@ -133,7 +156,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     const res = new ServerResponse(req);
     res.assignSocket(socket);
     res.shouldKeepAlive = false;
-    res.once('finish', () => closeGracefully(socket));
+    res.once('finish', () => closeGracefully(socket, undefined, lingerMs));
     void handler(req, res);
   });
   /**
@@ -147,7 +170,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     const now = Date.now();
     for (const [socket, { since, req }] of phases) {
       if (req?.complete) continue; // the handler answers it; the drain waits for that
-      if (now - since < (req ? REQUEST_TIMEOUT_MS : HEADERS_TIMEOUT_MS)) continue;
+      if (now - since < (req ? requestMs : headersMs)) continue;
       if (refusing.has(socket)) socket.destroy();
       else server.emit('clientError', timeoutError(), socket);
     }
@@ -171,6 +194,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
       closeGracefully(
         socket,
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        lingerMs,
       );
     };
     const pending = answering.get(socket);
@@ -195,7 +219,7 @@ export async function listen(handler: Handler, host: string, port: number): Prom
     host,
     close: () =>
       new Promise<void>((resolve) => {
-        const draining = setInterval(enforceDeadlines, CONNECTIONS_CHECK_INTERVAL_MS);
+        const draining = setInterval(enforceDeadlines, checkEveryMs);
         server.close(() => {
           clearInterval(draining);
           resolve();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from 'node:net';
 import {
   openRaw,
@@ -113,6 +113,12 @@ describe.each(storeKinds)('an answer sent while the sender is still writing (%s)
   );
 
   it('closes the connection of a sender that goes on writing after its answer, however slowly', async () => {
+    // Its own relay, whose 5 s of lingering is shortened (`ingressDeadlines`): the same close, sooner.
+    const relay = await startTestRelay({
+      ...storeConfig(storeKind),
+      ingressDeadlines: { lingerMs: 200 },
+    });
+    onTestFinished(() => relay.stop());
     const slow = await relay.createWebhook({ name: 'slow-sender' });
     // Half-open allowed: this sender ignores the relay's end of the connection and writes on.
     const socket = connect({
@@ -131,10 +137,10 @@ describe.each(storeKinds)('an answer sent while the sender is still writing (%s)
         ['Content-Length', String(10 * 1024 * 1024)],
       ]),
     );
-    // A byte every 50 ms would take days to finish; the relay does not wait for it.
+    // A byte every 20 ms would take days to finish; the relay does not wait for it.
     while (open) {
       socket.write('x');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(parseResponses(Buffer.concat(received)).map((r) => r.status)).toEqual([401]);
   });

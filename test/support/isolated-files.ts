@@ -1,0 +1,27 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What makes an integration file unsafe to share a worker's modules with the next file:
+ * - a module mock, spy, fake timers or a process.env write: the whole process sees them;
+ * - a private gnome-keyring (the keyring binding keeps its first D-Bus connection);
+ * - a clock of its own, or rows seeded at chosen times: IDs are monotonic ULIDs
+ *   (src/main/ids.ts), so a clock ahead of the last ID's time shifts the next file's IDs, and
+ *   a file's own past times would be lost behind the last file's;
+ * - the clean clone of the first-run test.
+ */
+const NEEDS_ISOLATION =
+  /vi\.(mock|doMock|stub\w*|spyOn|useFakeTimers)|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|keyring-session|clocked-relay|seed-log|store-seeds|\bnow\b\s*[:,(=]|first-run/;
+
+/** Integration files that keep Vitest's isolation (one module graph per file), relative to root. */
+export function isolatedIntegrationFiles(root: string): string[] {
+  const dir = join(root, 'test/integration');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `test/integration/${file}`)
+    .filter(
+      (file) =>
+        NEEDS_ISOLATION.test(file) || NEEDS_ISOLATION.test(readFileSync(join(root, file), 'utf8')),
+    )
+    .sort();
+}
