@@ -7,6 +7,12 @@ import { keptSearchTotals } from './search-totals.js';
 import { windowedPages } from './search-window.js';
 
 /**
+ * A delivery ID, or a prefix of one down to the second it was minted in: a few entries at most,
+ * read through the indexes without trying a window first.
+ */
+const DELIVERY_ID_PREFIX = /^dlv_[0-9a-z]{8}/i;
+
+/**
  * sql/deliveries.ts on PostgreSQL: the read side of the delivery log. A search reads its page
  * from a window of the webhook's newest entries (search-window.ts) and keeps its exact total
  * (search-totals.ts).
@@ -18,7 +24,9 @@ export function createPostgresDeliveriesRepository(q: Queryable): DeliveriesRepo
   return {
     ...plain,
     page: (webhookUid, limit, before, only = {}) => {
-      if (only.q === undefined) return plain.page(webhookUid, limit, before, only);
+      if (only.q === undefined || DELIVERY_ID_PREFIX.test(only.q)) {
+        return plain.page(webhookUid, limit, before, only);
+      }
       return windowed(
         webhookUid,
         limit,
