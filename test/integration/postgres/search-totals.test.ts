@@ -85,13 +85,13 @@ describe('a search on PostgreSQL, two relays writing', () => {
     const b = relayOn(openPool());
     const t0 = freshEpoch();
     const only: DeliveryPageFilter = { q: 'tromsø' };
-    await a.commit(entries(600, t0));
+    await a.commit(entries(300, t0));
     await a.indexAll();
     expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
 
     // b's entries were received (and got their IDs) before a's next ones, and commit after them.
-    const late = entries(300, t0 + 1_000);
-    const early = entries(300, t0 + 2_000);
+    const late = entries(150, t0 + 1_000);
+    const early = entries(150, t0 + 2_000);
     await a.commit(early);
     await a.indexSome(5);
     expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
@@ -168,5 +168,27 @@ describe('a search on PostgreSQL, two relays writing', () => {
     const { ids, totals } = await everyPage(a, only);
     expect(ids).toEqual(expected);
     expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it("reads a searched page's payloads asked for together, each its own, and none for an unknown ID", async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    await relay.commit(entries(10, t0));
+    const ids = (await relay.log.page(WEBHOOK, 10, null, {})).items
+      .filter((d) => d.label === 'Accepted')
+      .map((d) => d.id);
+    const bodies = await Promise.all(
+      [...ids, 'dlv_00000000000000000000000000', ids[0]!].map((id) => relay.log.payload(id)),
+    );
+    const { rows } = await pool.query<{ delivery_id: string; body: Buffer }>(
+      'SELECT delivery_id, body FROM payloads',
+    );
+    const stored = new Map(rows.map((r) => [r.delivery_id, r.body.toString('utf8')]));
+    expect(bodies.map((b) => b?.toString('utf8') ?? null)).toEqual([
+      ...ids.map((id) => stored.get(id)),
+      null,
+      stored.get(ids[0]!),
+    ]);
   });
 });

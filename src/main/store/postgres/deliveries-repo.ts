@@ -2,6 +2,7 @@ import type { DeliveriesRepository } from '../deliveries.js';
 import { deliveriesCalls, pageCall } from '../sql/deliveries.js';
 import type { Queryable } from './client.js';
 import { postgresDialect } from './dialect.js';
+import { coalescedPayloads } from './payload-reads.js';
 import { postgresRepository, runCall } from './queries.js';
 import { keptSearchTotals } from './search-totals.js';
 import { windowedPages } from './search-window.js';
@@ -21,8 +22,10 @@ export function createPostgresDeliveriesRepository(q: Queryable): DeliveriesRepo
   const plain = postgresRepository(q, deliveriesCalls(postgresDialect));
   const windowed = windowedPages(q);
   const total = keptSearchTotals(q);
+  const payload = coalescedPayloads(q);
   return {
     ...plain,
+    payload,
     page: (webhookUid, limit, before, only = {}) => {
       if (only.q === undefined || DELIVERY_ID_PREFIX.test(only.q)) {
         return plain.page(webhookUid, limit, before, only);
