@@ -109,7 +109,7 @@ function send(pair: Pair, seconds: number) {
 }
 
 /** The factory's webhooks, created as the UI would, on the week's database. */
-async function webhooksOn(databaseUrl: string, masterKey: string): Promise<string[]> {
+export async function webhooksOn(databaseUrl: string, masterKey: string): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hookport-scale-pg-seed-'));
   const core = await startCore({
     dataDir,

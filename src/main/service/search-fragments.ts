@@ -5,6 +5,8 @@ import type { ServiceDeps } from './deps.js';
 const CONTEXT_CHARS = 36;
 /** Larger payloads are not read again for a fragment: the summary or metadata must do. */
 const FRAGMENT_MAX_BYTES = 256 * 1024;
+/** Payloads read at once for a page's fragments (at most this many × FRAGMENT_MAX_BYTES held). */
+const PAYLOADS_AT_ONCE = 50;
 
 /** `…"title": "Fix retries", "st…`: the searched text with a little on each side, on one line. */
 export function fragmentAround(text: string, needle: string): string | null {
@@ -30,6 +32,7 @@ export async function searchMatches(
   records: DeliveryRecord[],
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
+  const payloadsToRead: string[] = [];
   for (const record of records) {
     if ([record.summary, record.id, record.eventType].some((text) => holds(text, q))) continue;
     if (record.identity !== null && holds(record.identity, q)) {
@@ -37,9 +40,18 @@ export async function searchMatches(
       continue;
     }
     if (record.label !== 'Accepted' || record.size > FRAGMENT_MAX_BYTES) continue;
-    const body = await deps.deliveries.payload(record.id);
-    const fragment = body === null ? null : fragmentAround(body.toString('utf8'), q);
-    if (fragment !== null) found.set(record.id, fragment);
+    payloadsToRead.push(record.id);
+  }
+  // Read together, a group at a time: one by one, a page was 200 round trips to PostgreSQL.
+  for (let at = 0; at < payloadsToRead.length; at += PAYLOADS_AT_ONCE) {
+    const ids = payloadsToRead.slice(at, at + PAYLOADS_AT_ONCE);
+    const bodies = await Promise.all(ids.map((id) => deps.deliveries.payload(id)));
+    ids.forEach((id, n) => {
+      const body = bodies[n];
+      const fragment =
+        body === null || body === undefined ? null : fragmentAround(body.toString('utf8'), q);
+      if (fragment !== null) found.set(id, fragment);
+    });
   }
   return found;
 }

@@ -28,6 +28,7 @@ import { deliverySummaries as postgresDeliverySummaries } from './postgres/migra
 import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrations/014-search-text-serial.js';
 import { deliveryCounts as postgresDeliveryCounts } from './postgres/migrations/015-delivery-counts.js';
 import { searchTextChecked as postgresSearchTextChecked } from './postgres/migrations/016-search-text-checked.js';
+import { searchOrder as postgresSearchOrder } from './postgres/migrations/018-search-order.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -128,4 +129,6 @@ export const schemaVersions: readonly SchemaVersion[] = [
     sqlite: () => undefined,
     postgres: postgresSearchTextChecked,
   },
+  // The order entries join PostgreSQL's search index: its kept exact totals; SQLite has rowids.
+  { version: 18, name: 'search-order', sqlite: () => undefined, postgres: postgresSearchOrder },
 ];

@@ -27,6 +27,8 @@ const POSTGRES_ONLY_COLUMNS = [
   'payloads.indexed',
   // Each connection counts into a shard of its own (two relays write at once; SQLite has one writer).
   'delivery_counts.shard',
+  // The order entries joined the search index (version 18: kept totals; SQLite has rowids).
+  'deliveries.search_order',
   // Whether the payload is UTF-8, decided when written (version 16: the search text's input).
   'payloads.utf8',
 ];
@@ -38,6 +40,7 @@ const POSTGRES_ONLY_INDEXES = [
   'deliveries_search',
   'deliveries_search_queue',
   'deliveries_summary_search',
+  'deliveries_by_search_order',
   'payloads_search',
   'payloads_search_queue',
 ];

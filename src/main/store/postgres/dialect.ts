@@ -3,6 +3,22 @@ import type { DeliveryDialect } from '../sql/delivery-filter.js';
 /** `LIKE` takes `%`, `_` and `\` as wildcards and escape: a search means them literally. */
 const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
+/**
+ * The search tested on each row of a window (search-window.ts) rather than through the trigram
+ * indexes: the same folded texts, so the same answer, for a window's few hundred entries whether
+ * indexed or still queued.
+ */
+const eachRowHolds = (like: (field: string) => string): string => {
+  const fields = ['d.id', 'd.identity', 'd.event_type', 'd.summary'].map((f) =>
+    like(`hookport_fold(${f})`),
+  );
+  // A scalar subquery, read for each row: the planner would make an EXISTS one hashed scan of
+  // every payload.
+  const payload =
+    '(SELECT hookport_search_text(p.body, p.utf8) FROM payloads p WHERE p.delivery_id = d.id)';
+  return `(${[...fields, like(payload)].join(' OR ')})`;
+};
+
 /** Where PostgreSQL's SQL differs from SQLite's in the statements written once (store/sql/). */
 export const postgresDialect: DeliveryDialect = {
   labelIn: (bind, labels) => `d.label = ANY(${bind([...labels])}::text[])`,
@@ -12,9 +28,10 @@ export const postgresDialect: DeliveryDialect = {
    * between bursts), so an entry is found from its 202 on. Each table's two halves are one OR,
    * which PostgreSQL answers from both partial indexes in one bitmap.
    */
-  holds: (bind, text) => {
+  holds: (bind, text, _webhookUid, window) => {
     const pattern = bind(likeSubstring(text));
     const like = (field: string): string => `${field} LIKE hookport_fold(${pattern})`;
+    if (window !== undefined) return eachRowHolds(like);
     const fields = ['s.id', 's.identity', 's.event_type', 's.summary'].map((f) =>
       like(`hookport_fold(${f})`),
     );

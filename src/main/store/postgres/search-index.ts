@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterEachCommit, type DeliveryBatchStore } from '../delivery-batch.js';
 import type { IndexPacing, IndexRun, SearchIndexer } from '../search-indexer.js';
+import { JOB_LOCK_NAMESPACE, jobLockKey } from './advisory-lock.js';
 import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
 
@@ -28,13 +29,23 @@ const QUEUES: readonly SearchQueue[] = [
 /**
  * Marks the oldest queued rows indexed, which adds them to the partial GIN index. SKIP LOCKED:
  * each relay on the database indexes, never a row another relay is indexing. ARRAY(…) runs the
- * queue's scan once, before the update.
+ * queue's scan once, before the update. An entry is numbered in the order it joins the index
+ * (migration 18), under SEARCH_ORDER_LOCK.
  */
 const indexOldest = ({ table, key }: SearchQueue): string => `
-  UPDATE ${table} SET indexed = true
+  UPDATE ${table} SET indexed = true${
+    table === 'deliveries' ? ", search_order = nextval('delivery_search_order')" : ''
+  }
   WHERE ${key} = ANY(ARRAY(
     SELECT ${key} FROM ${table} WHERE NOT indexed
     ORDER BY ${key} LIMIT $1 FOR UPDATE SKIP LOCKED))`;
+
+/**
+ * Held from an indexer's first numbering to its commit: numbers commit in their order, so a
+ * snapshot that sees one sees every lower one (search-totals.ts counts on from the highest seen).
+ * The relays' indexers take turns numbering; each holds it for one slice (a few ms).
+ */
+const SEARCH_ORDER_LOCK = [JOB_LOCK_NAMESPACE, jobLockKey('search-order')];
 
 /** A first guess at one row's indexing time, refined by every statement. */
 const FIRST_MS_PER_ROW = 0.25;
@@ -65,6 +76,9 @@ export function createPostgresSearchIndex(pool: PgPool) {
       let indexed = 0;
       const first = turn++ % QUEUES.length;
       for (const queue of [...QUEUES.slice(first), ...QUEUES.slice(0, first)]) {
+        if (queue.table === 'deliveries') {
+          await client.query('SELECT pg_advisory_xact_lock($1, $2)', SEARCH_ORDER_LOCK);
+        }
         for (;;) {
           const left = budgetMs - (performance.now() - started);
           const rows = Math.min(MAX_ROWS, Math.max(1, Math.floor(left / msPerRow.get(queue)!)));

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
+import type { DeliveryPageFilter } from '../../../src/main/store/deliveries.js';
+import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
+import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
+import type { PgPool } from '../../../src/main/store/postgres/pool.js';
+import { createPostgresRetention } from '../../../src/main/store/postgres/retention.js';
+import { createPostgresSearchIndex } from '../../../src/main/store/postgres/search-index.js';
+import { usePostgres } from '../../support/postgres.js';
+import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
+
+const postgres = usePostgres();
+const DAY_MS = 24 * 60 * 60_000;
+const WEBHOOK = 'wh_searchtotals';
+const PAGE = 40;
+
+/**
+ * One relay's view of the shared database: its own pool, accept path, indexer and log reads
+ * (whose kept totals are its own, in its memory).
+ */
+function relayOn(pool: PgPool) {
+  const batch = createPostgresBatchStore(pool, { dedupeWindowMs: DAY_MS });
+  const index = createPostgresSearchIndex(pool);
+  return {
+    log: createPostgresDeliveriesRepository(pool),
+    commit: async (items: BatchItem[]): Promise<void> => {
+      for (let start = 0; start < items.length; start += 100) {
+        await batch.commit(items.slice(start, start + 100));
+      }
+    },
+    /** A few of the queued rows indexed, as a slice beside the senders does. */
+    indexSome: (budgetMs: number) => index.indexSome(budgetMs),
+    indexAll: async (): Promise<void> => {
+      while ((await index.indexSome(50)).more);
+    },
+  };
+}
+
+/** Entries from `t0`, 1 ms apart: every other payload mentions Tromsø (in either case), 1 in 5 refused. */
+function entries(count: number, t0: number): BatchItem[] {
+  return Array.from({ length: count }, (_, i) =>
+    i % 5 === 4
+      ? rejected(WEBHOOK, t0 + i)
+      : accepted(
+          WEBHOOK,
+          t0 + i,
+          JSON.stringify({ city: i % 2 === 0 ? (i % 4 === 0 ? 'TROMSØ' : 'Tromsø') : 'Oslo', i }),
+        ),
+  );
+}
+
+/** The IDs that match, by reading every entry's own payload: what an exact search must find. */
+async function scan(pool: PgPool, only: DeliveryPageFilter): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string; body: Buffer; label: string; at: number }>(
+    `SELECT d.id, p.body, d.label, d.received_at AS at
+     FROM deliveries d JOIN payloads p ON p.delivery_id = d.id
+     WHERE d.webhook_uid = $1 ORDER BY d.id DESC`,
+    [WEBHOOK],
+  );
+  const text = only.q!.toLowerCase();
+  return rows
+    .filter((r) => r.body.toString('utf8').toLowerCase().includes(text))
+    .filter((r) => only.from === undefined || r.at >= only.from)
+    .filter((r) => only.labels === undefined || only.labels.includes(r.label as 'Accepted'))
+    .map((r) => r.id);
+}
+
+/** Every page of a search to its end, with the total read beside each page. */
+async function everyPage(relay: ReturnType<typeof relayOn>, only: DeliveryPageFilter) {
+  const ids: string[] = [];
+  const totals: number[] = [];
+  for (let before: string | null = null; ;) {
+    const page = await relay.log.page(WEBHOOK, PAGE, before, only);
+    totals.push(await relay.log.count(WEBHOOK, only));
+    ids.push(...page.items.map((d) => d.id));
+    if (page.nextBefore === null) return { ids, totals };
+    before = page.nextBefore;
+  }
+}
+
+describe('a search on PostgreSQL, two relays writing', () => {
+  it('keeps an exact total across pages while entries arrive through both relays, committed out of ID order', async () => {
+    const { pool, openPool } = await postgres.database();
+    const a = relayOn(pool);
+    const b = relayOn(openPool());
+    const t0 = freshEpoch();
+    const only: DeliveryPageFilter = { q: 'tromsø' };
+    await a.commit(entries(300, t0));
+    await a.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+
+    // b's entries were received (and got their IDs) before a's next ones, and commit after them.
+    const late = entries(150, t0 + 1_000);
+    const early = entries(150, t0 + 2_000);
+    await a.commit(early);
+    await a.indexSome(5);
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    expect(await b.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    await b.commit(late);
+    // Some of them indexed by each relay, the rest still queued.
+    await b.indexSome(5);
+    await a.indexSome(5);
+
+    for (const relay of [a, b]) {
+      const expected = await scan(pool, only);
+      const { ids, totals } = await everyPage(relay, only);
+      expect(ids).toEqual(expected);
+      expect(new Set(totals)).toEqual(new Set([expected.length]));
+    }
+    // A label and a time range beside the text, through the indexes and counted on.
+    const since: DeliveryPageFilter = { q: 'TROMSØ', labels: ['Accepted'], from: t0 + 1_100 };
+    await b.indexAll();
+    expect(await a.log.count(WEBHOOK, since)).toBe((await scan(pool, since)).length);
+    await b.commit(entries(50, t0 + 3_000));
+    const { ids, totals } = await everyPage(a, since);
+    expect(ids).toEqual(await scan(pool, since));
+    expect(new Set(totals)).toEqual(new Set([ids.length]));
+  });
+
+  it('finds and counts an entry from its commit on, while it is still queued for the index', async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    await relay.commit(entries(100, t0));
+    await relay.indexAll();
+    const only: DeliveryPageFilter = { q: 'Tromsø' };
+    const before = await relay.log.count(WEBHOOK, only);
+
+    await relay.commit([accepted(WEBHOOK, t0 + 500, '{"city":"tromsø, queued"}')]);
+    const page = await relay.log.page(WEBHOOK, PAGE, null, only);
+    expect(page.items[0]!.id).toBe((await scan(pool, only))[0]);
+    expect(await relay.log.count(WEBHOOK, only)).toBe(before + 1);
+    await relay.indexAll();
+    expect(await relay.log.count(WEBHOOK, only)).toBe(before + 1);
+  });
+
+  it('never counts an entry pruned or deleted by the other relay, however many arrive meanwhile', async () => {
+    const { pool, openPool } = await postgres.database();
+    const a = relayOn(pool);
+    const b = relayOn(openPool());
+    const now = freshEpoch();
+    const only: DeliveryPageFilter = { q: 'tromsø' };
+    // 200 entries past retention, 200 within it.
+    await a.commit(entries(200, now - 10 * DAY_MS));
+    await a.commit(entries(200, now - DAY_MS));
+    await a.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+
+    // b prunes the old day and as many new entries arrive: the webhook holds as many as before.
+    const pruned = await createPostgresRetention(openPool()).prune(
+      { days: 7, minPerWebhook: 0, dedupeWindowMs: DAY_MS },
+      now,
+    );
+    expect(pruned).toBe(200);
+    await b.commit(entries(200, now - DAY_MS / 2));
+    await b.indexSome(5);
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+
+    // The newest match deleted, once everything is indexed and the total kept again.
+    await b.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    const [newest] = await scan(pool, only);
+    await pool.query('DELETE FROM request_contexts WHERE delivery_id = $1', [newest]);
+    await pool.query('DELETE FROM payloads WHERE delivery_id = $1', [newest]);
+    await pool.query('DELETE FROM deliveries WHERE id = $1', [newest]);
+    const expected = await scan(pool, only);
+    expect(await a.log.count(WEBHOOK, only)).toBe(expected.length);
+    const { ids, totals } = await everyPage(a, only);
+    expect(ids).toEqual(expected);
+    expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it("reads a searched page's payloads asked for together, each its own, and none for an unknown ID", async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    await relay.commit(entries(10, t0));
+    const ids = (await relay.log.page(WEBHOOK, 10, null, {})).items
+      .filter((d) => d.label === 'Accepted')
+      .map((d) => d.id);
+    const bodies = await Promise.all(
+      [...ids, 'dlv_00000000000000000000000000', ids[0]!].map((id) => relay.log.payload(id)),
+    );
+    const { rows } = await pool.query<{ delivery_id: string; body: Buffer }>(
+      'SELECT delivery_id, body FROM payloads',
+    );
+    const stored = new Map(rows.map((r) => [r.delivery_id, r.body.toString('utf8')]));
+    expect(bodies.map((b) => b?.toString('utf8') ?? null)).toEqual([
+      ...ids.map((id) => stored.get(id)),
+      null,
+      stored.get(ids[0]!),
+    ]);
+  });
+});
