@@ -154,4 +154,31 @@ describe('the search index in its own file', () => {
       before,
     );
   });
+
+  it("never finds a pruned entry, nor a reused rowid's old text, in a migrated file's old index", async () => {
+    const old = new Database(file);
+    runMigrations(
+      old,
+      schemaVersions.filter((v) => v.version < 17),
+    );
+    const ids = seedBirds(old, 30); // seed-29, the newest, names the heron
+    old.exec(`${INDEX_ROWS}; DELETE FROM delivery_search_pending`);
+    old.close();
+
+    db = openDatabase(file);
+    for (const id of [ids[2]!, ids[29]!]) {
+      db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
+      db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
+    }
+    // The next entry takes seed-29's rowid, which the old index still holds with its text.
+    seedLog(db, UID, 1, { bodyOf: () => '{"bird":"wren"}', labelOf: () => 'Accepted' });
+    expect(found('heron')).toHaveLength(8);
+    expect(counted('heron')).toBe(8);
+    expect(found('wren')).toEqual(['seed-0']);
+
+    await indexAll(db);
+    expect(found('heron')).toHaveLength(8);
+    expect(counted('heron')).toBe(8);
+    expect(found('wren')).toEqual(['seed-0']);
+  });
 });

@@ -31,6 +31,7 @@ export const sqliteDialect: DeliveryDialect = {
       SELECT rowid FROM main.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
         AND rowid > CAST((SELECT upto FROM search.delivery_search_rebuilt) AS INTEGER)
         AND rowid <= CAST((SELECT upto FROM main.delivery_search_legacy) AS INTEGER)
+        AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_pending)
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid

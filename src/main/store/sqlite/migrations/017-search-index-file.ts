@@ -13,8 +13,12 @@ import type Database from 'better-sqlite3';
  * A file that already holds an index (version 4's `delivery_search`) keeps it, as it is: dropping
  * a multi-GB FTS5 table here would hold the start for minutes. It answers searches for the
  * entries up to `delivery_search_legacy.upto` (the newest rowid now) until the new file's index
- * has been rebuilt past them (its own mark, `delivery_search_rebuilt`), and the triggers keep it
- * right for those entries meanwhile. On a new (or empty) file the mark is 0: it is never read.
+ * has been rebuilt past them (its own mark, `delivery_search_rebuilt`). It is never written again
+ * (a prune writes no tombstones into this file): a search joins its hits with `deliveries`, so a
+ * pruned entry's rows match nothing, and it skips the rowids queued to be indexed (a payload
+ * dropped, a rowid given to a new entry), which the queue's scan answers for. On a new (or empty)
+ * file the mark is 0: it answers for nothing. Dropping its tables once rebuilt is left to a later
+ * version (in paced slices: one DROP of gigabytes holds the file's write lock for long).
  */
 export function up(db: Database.Database): void {
   db.exec(`
@@ -34,8 +38,6 @@ export function up(db: Database.Database): void {
     CREATE TRIGGER deliveries_search_forget AFTER DELETE ON deliveries BEGIN
       DELETE FROM delivery_search_pending WHERE delivery_rowid = old.rowid;
       INSERT INTO delivery_search_forget (delivery_rowid) VALUES (old.rowid);
-      DELETE FROM delivery_search WHERE rowid = old.rowid
-        AND old.rowid <= (SELECT upto FROM delivery_search_legacy);
     END;
 
     -- A payload dropped while its entry stays: index the entry again, without the text.
@@ -45,8 +47,6 @@ export function up(db: Database.Database): void {
         SELECT rowid FROM deliveries WHERE id = old.delivery_id;
       INSERT OR IGNORE INTO delivery_search_pending (delivery_rowid)
         SELECT rowid FROM deliveries WHERE id = old.delivery_id;
-      DELETE FROM delivery_search WHERE rowid = (SELECT rowid FROM deliveries WHERE id = old.delivery_id)
-        AND rowid <= (SELECT upto FROM delivery_search_legacy);
     END;
   `);
 }
