@@ -151,9 +151,8 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   const countQueued = db.prepare<[], { n: number }>(
     `SELECT (SELECT count(*) FROM log.delivery_search_pending)
        + (SELECT count(*) FROM log.delivery_search_forget)
-       + (SELECT count(*) FROM log.deliveries
-          WHERE rowid > (SELECT upto FROM main.delivery_search_rebuilt)
-            AND rowid <= (SELECT upto FROM log.delivery_search_legacy)) AS n`,
+       + max(0, (SELECT upto FROM log.delivery_search_legacy)
+           - (SELECT upto FROM main.delivery_search_rebuilt)) AS n`,
   );
   const dequeueOnLog = (statement: Database.Statement<[string]>, rowids: number[]): void => {
     if (rowids.length === 0) return;
@@ -263,7 +262,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
      * `MERGE_PAGES`; true while there is more to merge. Only the index file's lock is held.
      */
     mergeSome: (budgetMs: number): boolean => mergeSlice(budgetMs),
-    /** Entries queued to be indexed or forgotten, and a migrated file's left to rebuild. */
+    /** Entries queued to be indexed or forgotten, and a migrated file's rowids left to rebuild. */
     pending: (): number => countQueued.get()!.n,
     close: (): void => {
       db.close();
