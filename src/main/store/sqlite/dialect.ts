@@ -28,9 +28,8 @@ export const sqliteDialect: DeliveryDialect = {
       SELECT rowid FROM search.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)
       UNION ALL
-      SELECT rowid FROM main.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
-        AND rowid > CAST((SELECT upto FROM search.delivery_search_rebuilt) AS INTEGER)
-        AND rowid <= CAST((SELECT upto FROM main.delivery_search_legacy) AS INTEGER)
+      SELECT rowid FROM main.delivery_search WHERE delivery_search MATCH ${phrase}
+        AND ${legacyBounds(bind, window)}
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_pending)
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
@@ -45,6 +44,22 @@ export const sqliteDialect: DeliveryDialect = {
   // Without statistics SQLite would take the webhook's index and read all of its entries.
   byTime: 'INDEXED BY deliveries_by_time',
 };
+
+/**
+ * The old index's part (migration 017) within the window, as one lower and one upper bound: FTS5
+ * seeks to one bound of each kind and tests any other on every hit, so the window and the marks
+ * are folded into one each (with the window's bound and the mark apart, FTS5 may seek to the mark
+ * and test the window on every old hit past it; not measured apart, see performance.md).
+ */
+function legacyBounds(bind: Bind, window: SearchWindow | undefined): string {
+  const rebuilt = '(SELECT upto FROM search.delivery_search_rebuilt) + 1';
+  const legacy = '(SELECT upto FROM main.delivery_search_legacy)';
+  const from = window?.fromRowid === undefined ? null : bind(window.fromRowid);
+  const to = window?.toRowid === undefined ? null : bind(window.toRowid);
+  const lower = from === null ? rebuilt : `max(CAST(${from} AS INTEGER), ${rebuilt})`;
+  const upper = to === null ? legacy : `min(CAST(${to} AS INTEGER), ${legacy})`;
+  return `rowid >= CAST(${lower} AS INTEGER) AND rowid <= CAST(${upper} AS INTEGER)`;
+}
 
 /**
  * `column` within the window's rowids, as SQL. The bounds are cast: better-sqlite3 binds a JS

@@ -132,6 +132,10 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     SELECT rowid FROM log.deliveries WHERE rowid > @after AND rowid <= @upto
     ORDER BY rowid LIMIT @limit`);
   const rebuiltUpTo = db.prepare<[number]>('UPDATE main.delivery_search_rebuilt SET upto = ?');
+  // A write to this file first: the transaction takes its write lock now, waiting for another
+  // writer of it (a test's indexer beside the relay's), never the relay's file's lock; a read
+  // first would get SQLITE_BUSY at its first write instead of waiting.
+  const lockIndexFile = db.prepare('UPDATE main.delivery_search_rebuilt SET upto = upto WHERE 0');
   const index = db.prepare<[number]>(
     `${INDEX_ROWS.replace('INTO delivery_search', 'INTO main.delivery_search')
       .replace('FROM deliveries d', 'FROM log.deliveries d')
@@ -172,6 +176,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     db,
     'index',
     (budgetMs: number, largest: number | undefined): Slice => {
+      lockIndexFile.run();
       const started = performance.now();
       const spent = (): boolean => performance.now() - started >= budgetMs || lockWanted();
       const forgotten: number[] = [];
@@ -242,6 +247,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   const mergeSlice = unsyncedTransaction(
     db,
     (budgetMs: number): boolean => {
+      lockIndexFile.run();
       const started = performance.now();
       for (;;) {
         const before = totalChanges.get()!;
