@@ -68,6 +68,8 @@ export default defineConfig({
           cli: resolve(import.meta.dirname, 'src/main/cli/main.ts'),
           // The SQLite writer thread's script, started from whichever bundle holds the core.
           'writer-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/writer-thread.ts'),
+          // The search index's thread, started by the writer thread.
+          'index-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/index-thread.ts'),
         },
         // Shared chunks sit beside the entries, so the core finds writer-thread.js beside itself.
         output: { chunkFileNames: '[name]-[hash].js' },

@@ -95,7 +95,13 @@ export async function startServer<T>(
   nodeFlags: string[] = [],
   env: Record<string, string> = {},
 ): Promise<ServerProcess<T>> {
-  await Promise.all(threads.map((thread) => bundled(thread, '.js')));
+  // The SQLite writer thread starts the search index's thread, whose script sits beside it.
+  const withIndex = threads.flatMap((thread) =>
+    thread.endsWith('/writer-thread.ts')
+      ? [thread, thread.replace(/writer-thread\.ts$/, 'index-thread.ts')]
+      : [thread],
+  );
+  await Promise.all(withIndex.map((thread) => bundled(thread, '.js')));
   const child = spawn(process.execPath, [...nodeFlags, await bundled(script), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },

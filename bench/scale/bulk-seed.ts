@@ -41,14 +41,17 @@ export function bulkSeed(
     });
     const seededMs = performance.now() - started;
 
-    createSearchIndex(db); // the index's merge settings, as the relay writes them
+    createSearchIndex(db).close(); // the index's merge settings, as the relay writes them
     started = performance.now();
     const range = db.prepare<[], { low: number; high: number }>(
       'SELECT min(delivery_rowid) AS low, max(delivery_rowid) AS high FROM delivery_search_pending',
     );
     const { low, high } = range.get()!;
     const last = high - leaveQueued;
-    const index = db.prepare<[number, number]>(`${INDEX_ROWS} WHERE d.rowid BETWEEN ? AND ?`);
+    // Into the index's own file (schema version 17), attached as `search`.
+    const index = db.prepare<[number, number]>(
+      `${INDEX_ROWS.replace('INTO delivery_search', 'INTO search.delivery_search')} WHERE d.rowid BETWEEN ? AND ?`,
+    );
     const dequeue = db.prepare<[number, number]>(
       'DELETE FROM delivery_search_pending WHERE delivery_rowid BETWEEN ? AND ?',
     );
@@ -66,7 +69,7 @@ export function bulkSeed(
 
     started = performance.now();
     const merge = db.prepare(
-      "INSERT INTO delivery_search (delivery_search, rank) VALUES ('merge', 2000)",
+      "INSERT INTO search.delivery_search (delivery_search, rank) VALUES ('merge', 2000)",
     );
     const changes = db.prepare<[], number>('SELECT total_changes()').pluck();
     for (;;) {

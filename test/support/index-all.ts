@@ -10,8 +10,12 @@ import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
  */
 export async function indexAll(db: Db): Promise<void> {
   const index = createSearchIndex(db);
-  while (index.pending() > 0) {
-    index.indexSome(50);
-    await turn();
+  try {
+    while (index.pending() > 0) {
+      index.indexSome(50);
+      await turn();
+    }
+  } finally {
+    index.close();
   }
 }

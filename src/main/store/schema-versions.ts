@@ -14,6 +14,7 @@ import { up as sqlitePostgresSearchQueue } from './sqlite/migrations/010-postgre
 import { up as sqliteProviderLinks } from './sqlite/migrations/013-provider-links.js';
 import { up as sqliteDeliverySummaries } from './sqlite/migrations/011-delivery-summaries.js';
 import { up as sqliteDeliveryCounts } from './sqlite/migrations/015-delivery-counts.js';
+import { up as sqliteSearchIndexFile } from './sqlite/migrations/017-search-index-file.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -128,6 +129,13 @@ export const schemaVersions: readonly SchemaVersion[] = [
     name: 'search-text-checked',
     sqlite: () => undefined,
     postgres: postgresSearchTextChecked,
+  },
+  // SQLite's trigram index moves to a file of its own; PostgreSQL's search has no such file.
+  {
+    version: 17,
+    name: 'search-index-file',
+    sqlite: sqliteSearchIndexFile,
+    postgres: '',
   },
   // The order entries join PostgreSQL's search index: its kept exact totals; SQLite has rowids.
   { version: 18, name: 'search-order', sqlite: () => undefined, postgres: postgresSearchOrder },

@@ -36,7 +36,7 @@ describe('indexing around large payloads', () => {
   const indexedMatching = (word: string): number =>
     db
       .prepare<[string], number>(
-        'SELECT count(*) FROM delivery_search WHERE delivery_search MATCH ?',
+        'SELECT count(*) FROM search.delivery_search WHERE delivery_search MATCH ?',
       )
       .pluck()
       .get(`"${word}"`)!;

@@ -15,8 +15,14 @@ describe('the SQLite files, which hold every payload', () => {
       const { ingressUrl, secret } = await relay.createWebhook({ name: 'modes' });
       expect((await postDelivery(ingressUrl, '{"private":true}', bearer(secret))).status).toBe(202);
 
-      const files = readdirSync(dataDir).filter((name) => name.startsWith('hookport.sqlite'));
+      // The relay's file and the search index's (its own since schema version 17), each in WAL.
+      const files = readdirSync(dataDir).filter((name) =>
+        /^hookport\.(search\.)?sqlite/.test(name),
+      );
       expect(files.sort()).toEqual([
+        'hookport.search.sqlite',
+        'hookport.search.sqlite-shm',
+        'hookport.search.sqlite-wal',
         'hookport.sqlite',
         'hookport.sqlite-shm',
         'hookport.sqlite-wal',
@@ -31,7 +37,7 @@ describe('the SQLite files, which hold every payload', () => {
     const dataDir = tempDir();
     const first = await startTestRelay({ dataDir });
     await first.stop();
-    for (const name of ['hookport.sqlite', 'hookport.sqlite-wal']) {
+    for (const name of ['hookport.sqlite', 'hookport.sqlite-wal', 'hookport.search.sqlite']) {
       const path = join(dataDir, name);
       writeFileSync(path, '', { flag: 'a' });
       chmodSync(path, 0o644);
@@ -41,6 +47,7 @@ describe('the SQLite files, which hold every payload', () => {
     try {
       expect(modeOf(join(dataDir, 'hookport.sqlite'))).toBe(0o600);
       expect(modeOf(join(dataDir, 'hookport.sqlite-wal'))).toBe(0o600);
+      expect(modeOf(join(dataDir, 'hookport.search.sqlite'))).toBe(0o600);
     } finally {
       await again.stop();
     }

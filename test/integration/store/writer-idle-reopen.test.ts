@@ -79,7 +79,7 @@ describe('the writer thread after an idle close', () => {
     await waitFor(() => index.pending() === 0, 'the queue to be indexed', { timeoutMs: 60_000 });
     await waitFor(() => !awake(), 'the thread to close once done');
     const indexed = sqliteDbOf(relay.core.store)
-      .prepare<[], { n: number }>('SELECT count(*) AS n FROM delivery_search')
+      .prepare<[], { n: number }>('SELECT count(*) AS n FROM search.delivery_search')
       .get()!.n;
     expect(indexed).toBe(5_001);
   });

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { runMigrations } from './migrate.js';
+import { attachIndexFile, prepareIndexFile } from './search-index-file.js';
 
 export type Db = Database.Database;
 
@@ -20,6 +21,8 @@ export function openDatabase(file: string): Db {
   ownerOnly(file);
   const db = openConnection(file);
   runMigrations(db);
+  prepareIndexFile(file);
+  attachIndexFile(db, file);
   return db;
 }
 
@@ -51,9 +54,17 @@ export function openConnection(file: string): Db {
  */
 function beginImmediate(db: Db): void {
   const transaction = db.transaction.bind(db);
+  let lockThisFile: Database.Statement | null = null;
   db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-    const tx = transaction(fn);
-    const begin = (...args: unknown[]): unknown => tx.immediate(...args);
+    // BEGIN IMMEDIATE would take the write lock of every attached file too (the search index's,
+    // which its own thread holds through long merges, with this file's lock held meanwhile): a
+    // write to this file alone, first, takes this file's lock only, waiting as IMMEDIATE does.
+    const tx = transaction((...args: unknown[]) => {
+      (lockThisFile ??= db.prepare('UPDATE hookport_schema SET version = version WHERE 0')).run();
+      return fn(...args);
+    });
+    const begin = (...args: unknown[]): unknown =>
+      db.inTransaction ? tx.immediate(...args) : tx.deferred(...args);
     return Object.assign(begin, {
       default: begin,
       immediate: begin,

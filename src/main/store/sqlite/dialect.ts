@@ -8,7 +8,7 @@ export const sqliteDialect: DeliveryDialect = {
   labelIn: (bind, labels) =>
     `d.label IN (SELECT value FROM json_each(${bind(JSON.stringify(labels))}))`,
   /**
-   * The index, plus a plain scan of the webhook's entries still waiting to be indexed (few once
+   * The index (its own file, attached as `search`), plus a plain scan of the webhook's entries still waiting to be indexed (few once
    * the catch-up has run: see search-indexer.ts), so an entry is found from its 202 on. The scan
    * is driven by the queue (CROSS JOIN: SQLite otherwise walked the webhook's whole index to
    * probe the queue, 600,000 entries for every search). It folds ASCII case only, the index all
@@ -20,8 +20,17 @@ export const sqliteDialect: DeliveryDialect = {
     // SQLite's lower() folds ASCII only; the needle must be folded the same way.
     const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
     const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
+    const inWindow = bounds === null ? '' : ` AND ${bounds('rowid')}`;
+    // The index file's rows, but none of a rowid queued to be forgotten (its entry gone, its
+    // payload dropped, or the rowid given to a new entry: migration 017). A migrated file's old
+    // index answers for its entries until the new one has been rebuilt past them.
     return `d.rowid IN (
-      SELECT rowid FROM delivery_search WHERE delivery_search MATCH ${phrase}${bounds === null ? '' : ` AND ${bounds('rowid')}`}
+      SELECT rowid FROM search.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
+        AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)
+      UNION ALL
+      SELECT rowid FROM main.delivery_search WHERE delivery_search MATCH ${phrase}
+        AND ${legacyBounds(bind, window)}
+        AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_pending)
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
@@ -35,6 +44,22 @@ export const sqliteDialect: DeliveryDialect = {
   // Without statistics SQLite would take the webhook's index and read all of its entries.
   byTime: 'INDEXED BY deliveries_by_time',
 };
+
+/**
+ * The old index's part (migration 017) within the window, as one lower and one upper bound: FTS5
+ * seeks to one bound of each kind and tests any other on every hit, so the window and the marks
+ * are folded into one each (with the window's bound and the mark apart, FTS5 may seek to the mark
+ * and test the window on every old hit past it; not measured apart, see performance.md).
+ */
+function legacyBounds(bind: Bind, window: SearchWindow | undefined): string {
+  const rebuilt = '(SELECT upto FROM search.delivery_search_rebuilt) + 1';
+  const legacy = '(SELECT upto FROM main.delivery_search_legacy)';
+  const from = window?.fromRowid === undefined ? null : bind(window.fromRowid);
+  const to = window?.toRowid === undefined ? null : bind(window.toRowid);
+  const lower = from === null ? rebuilt : `max(CAST(${from} AS INTEGER), ${rebuilt})`;
+  const upper = to === null ? legacy : `min(CAST(${to} AS INTEGER), ${legacy})`;
+  return `rowid >= CAST(${lower} AS INTEGER) AND rowid <= CAST(${upper} AS INTEGER)`;
+}
 
 /**
  * `column` within the window's rowids, as SQL. The bounds are cast: better-sqlite3 binds a JS

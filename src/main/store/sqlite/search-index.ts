@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { Db } from './db.js';
+import Database from 'better-sqlite3';
+import { PAGE_CACHE_KIB, type Db } from './db.js';
+import { indexFileOf } from './search-index-file.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
@@ -62,126 +64,215 @@ export const INDEX_ROWS = `
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
 
+/** Entries per read of a queue; a slice stops within a batch once its budget is spent. */
+const BATCH = 32;
+
 /**
- * Indexes queued log entries (see migration 004) into the trigram index. Each call is one
- * transaction that stops once `budgetMs` is spent (after at least one entry), so a burst of large
- * payloads never holds the database, or the event loop, for long.
+ * The index's own connection: its file as `main`, the relay's attached as `log` (read there,
+ * never written). Its transactions are DEFERRED: they write this file only, so they take only
+ * its write lock, never the one accept commits need. synchronous=FULL: a slice's rows are on disk
+ * before the queue that listed them forgets them (on the relay's file, a transaction later).
  */
-export function createSearchIndex(db: Db, lockWanted: () => boolean = neverWanted) {
+function openIndexConnection(logFile: string): Db {
+  const db = new Database(indexFileOf(logFile));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  db.prepare('ATTACH DATABASE ? AS log').run(logFile);
+  return db;
+}
+
+/**
+ * Indexes queued log entries (see migrations 004 and 017) into the index file. Each slice is one
+ * transaction on the index file that stops once `budgetMs` is spent (after at least one entry),
+ * then one short transaction on the relay's file that takes what it did off the queues. `logDb`:
+ * a connection to the relay's file (the index thread's own); `lockWanted` ends a slice early for
+ * someone waiting for that file's lock (only the dequeues take it).
+ *
+ * Each slice first forgets every rowid its snapshot has queued in `delivery_search_forget` (their
+ * rows go), and only then indexes: a new entry that took a pruned entry's rowid is indexed after
+ * the old one's rows went, never beside them. The dequeues come after the slice's commit, on the
+ * relay's file: a forgetting is dequeued by its `seq` (one queued since is a row of its own), and
+ * an indexed entry stays queued if its rowid was queued to be forgotten since (the entry deleted,
+ * the rowid perhaps given again). A crash between the two leaves the entries queued: indexed
+ * again, a rowid's rows twice, which a search's `rowid IN` counts once.
+ */
+export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWanted) {
+  const db = openIndexConnection(logDb.name);
   configureMerging(db);
-  const queued = db.prepare<[number], { rowid: number }>(
-    'SELECT delivery_rowid AS rowid FROM delivery_search_pending ORDER BY delivery_rowid LIMIT ?',
+  const marks = db.prepare<[], { rebuilt: number; legacy: number }>(
+    `SELECT (SELECT upto FROM main.delivery_search_rebuilt) AS rebuilt,
+       (SELECT upto FROM log.delivery_search_legacy) AS legacy`,
   );
-  const index = db.prepare<[number]>(`${INDEX_ROWS} WHERE d.rowid = ?`);
-  const dequeue = db.prepare<[number]>(
-    'DELETE FROM delivery_search_pending WHERE delivery_rowid = ?',
+  const forgettable = db.prepare<[number, number], { seq: number; rowid: number }>(
+    `SELECT seq, delivery_rowid AS rowid FROM log.delivery_search_forget WHERE seq > ?
+       ORDER BY seq LIMIT ?`,
   );
-  // length() of a BLOB reads its size from the record header, not its overflow pages.
-  const queuedUpTo = db.prepare<
-    { after: number; largest: number; limit: number },
+  const forgetRows = db.prepare<[number]>('DELETE FROM main.delivery_search WHERE rowid = ?');
+  const dequeueForgotten = logDb.prepare<[string]>(
+    'DELETE FROM delivery_search_forget WHERE seq IN (SELECT value FROM json_each(?))',
+  );
+  // Outside (rebuilt, legacy]: those the rebuild takes, in rowid order.
+  const outsideRebuild = '(q.delivery_rowid <= @rebuilt OR q.delivery_rowid > @legacy)';
+  const queued = db.prepare<
+    { after: number; largest: number; limit: number; rebuilt: number; legacy: number },
     { rowid: number }
   >(`
-    SELECT q.delivery_rowid AS rowid FROM delivery_search_pending q
-      JOIN deliveries d ON d.rowid = q.delivery_rowid
-      LEFT JOIN payloads p ON p.delivery_id = d.id
+    SELECT q.delivery_rowid AS rowid FROM log.delivery_search_pending q
+      JOIN log.deliveries d ON d.rowid = q.delivery_rowid
+      LEFT JOIN log.payloads p ON p.delivery_id = d.id
     WHERE q.delivery_rowid > @after AND coalesce(length(p.body), 0) <= @largest
+      AND ${outsideRebuild}
     ORDER BY q.delivery_rowid LIMIT @limit`);
-  const lastQueued = db.prepare<[], { rowid: number | null }>(
-    'SELECT max(delivery_rowid) AS rowid FROM delivery_search_pending',
+  const rebuildable = db.prepare<
+    { after: number; upto: number; limit: number },
+    { rowid: number }
+  >(`
+    SELECT rowid FROM log.deliveries WHERE rowid > @after AND rowid <= @upto
+    ORDER BY rowid LIMIT @limit`);
+  const rebuiltUpTo = db.prepare<[number]>('UPDATE main.delivery_search_rebuilt SET upto = ?');
+  // A write to this file first: the transaction takes its write lock now, waiting for another
+  // writer of it (a test's indexer beside the relay's), never the relay's file's lock; a read
+  // first would get SQLITE_BUSY at its first write instead of waiting.
+  const lockIndexFile = db.prepare('UPDATE main.delivery_search_rebuilt SET upto = upto WHERE 0');
+  const index = db.prepare<[number]>(
+    `${INDEX_ROWS.replace('INTO delivery_search', 'INTO main.delivery_search')
+      .replace('FROM deliveries d', 'FROM log.deliveries d')
+      .replace('JOIN payloads p', 'JOIN log.payloads p')} WHERE d.rowid = ?`,
   );
-  const queuedAtOrBefore = db
+  const dequeue = logDb.prepare<[string]>(`
+    DELETE FROM delivery_search_pending WHERE delivery_rowid IN (SELECT value FROM json_each(?))
+      AND delivery_rowid NOT IN (SELECT delivery_rowid FROM delivery_search_forget)`);
+  const queuedAtOrBefore = logDb
     .prepare<[number], number>(
       'SELECT EXISTS (SELECT 1 FROM delivery_search_pending WHERE delivery_rowid <= ?)',
     )
     .pluck();
+  const lastQueued = db.prepare<[], { rowid: number | null }>(
+    'SELECT max(delivery_rowid) AS rowid FROM log.delivery_search_pending',
+  );
   const countQueued = db.prepare<[], { n: number }>(
-    'SELECT count(*) AS n FROM delivery_search_pending',
+    `SELECT (SELECT count(*) FROM log.delivery_search_pending)
+       + (SELECT count(*) FROM log.delivery_search_forget)
+       + max(0, (SELECT upto FROM log.delivery_search_legacy)
+           - (SELECT upto FROM main.delivery_search_rebuilt)) AS n`,
   );
-
-  /**
-   * Where slices with a size limit go on from, so that none scans the entries it passed over
-   * again: every entry still queued at or before it is too large for them. Slices without the
-   * limit take the oldest entries first, these among them. (An entry queued again behind it, a
-   * payload dropped from an indexed entry, waits for such a slice too.)
-   */
-  let passedUpTo = 0;
-  const BATCH = 32;
-
-  const indexSlice = tracedTransaction(
-    db,
-    'index',
-    (budgetMs: number, largest: number | undefined): IndexRun => {
-      const started = performance.now();
-      const deferred = (): boolean => passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
-      let indexed = 0;
-      for (;;) {
-        const batch =
-          largest === undefined
-            ? queued.all(BATCH)
-            : queuedUpTo.all({ after: passedUpTo, largest, limit: BATCH });
-        for (const { rowid } of batch) {
-          index.run(rowid);
-          dequeue.run(rowid);
-          indexed++;
-          if (largest !== undefined) passedUpTo = rowid;
-          // Someone waits for the write lock (writer-yield.ts): this slice ends here.
-          if (performance.now() - started >= budgetMs || lockWanted()) {
-            return { indexed, more: true, deferred: deferred() };
-          }
-        }
-        if (batch.length < BATCH) {
-          // The end of the queue: what is left after the last entry taken was all too large.
-          if (largest !== undefined)
-            passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
-          return { indexed, more: false, deferred: deferred() };
-        }
-      }
-    },
-  );
-
-  /**
-   * Without an fsync of its own: an indexing transaction lost to a crash loses no delivery (it
-   * dequeues what it indexes, so the entries stay queued), and the next accept commit's fsync
-   * makes it durable with its own. Its fsync would be paid while holding the write lock.
-   */
-  const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
-    if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
-    db.pragma('synchronous = NORMAL');
+  const dequeueOnLog = (statement: Database.Statement<[string]>, rowids: number[]): void => {
+    if (rowids.length === 0) return;
+    logDb.pragma('synchronous = NORMAL');
     try {
-      return indexSlice(budgetMs, largestEntry);
+      logDb.transaction(() => statement.run(JSON.stringify(rowids)))();
     } finally {
-      db.pragma('synchronous = FULL');
+      logDb.pragma('synchronous = FULL');
     }
   };
 
+  /** See the version before 017: where size-limited slices go on from. */
+  let passedUpTo = 0;
+
+  type Slice = { more: boolean; forgotten: number[]; taken: number[] };
+  const indexSlice = tracedTransaction(
+    db,
+    'index',
+    (budgetMs: number, largest: number | undefined): Slice => {
+      lockIndexFile.run();
+      const started = performance.now();
+      const spent = (): boolean => performance.now() - started >= budgetMs || lockWanted();
+      const forgotten: number[] = [];
+      const taken: number[] = [];
+      const done = (more: boolean): Slice => ({ more, forgotten, taken });
+      for (let after = 0; ;) {
+        const batch = forgettable.all(after, BATCH);
+        for (const { seq, rowid } of batch) {
+          forgetRows.run(rowid);
+          forgotten.push(seq);
+          after = seq;
+        }
+        if (batch.length > 0 && spent()) return done(true);
+        if (batch.length < BATCH) break;
+      }
+      const { rebuilt, legacy } = marks.get()!;
+      let upTo = rebuilt;
+      for (let after = largest === undefined ? 0 : passedUpTo; ;) {
+        const batch = queued.all({
+          after,
+          largest: largest ?? Number.MAX_SAFE_INTEGER,
+          limit: BATCH,
+          rebuilt,
+          legacy,
+        });
+        for (const { rowid } of batch) {
+          index.run(rowid);
+          taken.push(rowid);
+          after = rowid;
+          if (largest !== undefined) passedUpTo = rowid;
+          if (spent()) return done(true);
+        }
+        if (batch.length < BATCH) break;
+      }
+      if (largest !== undefined) passedUpTo = Math.max(passedUpTo, lastQueued.get()!.rowid ?? 0);
+      // A migrated file's entries (migration 017), oldest first, while its old index answers.
+      while (upTo < legacy) {
+        const batch = rebuildable.all({ after: upTo, upto: legacy, limit: BATCH });
+        const end = batch.length < BATCH ? legacy : batch[batch.length - 1]!.rowid;
+        for (const { rowid } of batch) {
+          index.run(rowid);
+          taken.push(rowid);
+          if (spent()) {
+            rebuiltUpTo.run(rowid);
+            return done(true);
+          }
+        }
+        upTo = end;
+        rebuiltUpTo.run(upTo);
+      }
+      return done(false);
+    },
+  );
+
+  const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
+    if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
+    const { more, forgotten, taken } = indexSlice(budgetMs, largestEntry);
+    dequeueOnLog(dequeueForgotten, forgotten);
+    dequeueOnLog(dequeue, taken);
+    const deferred = passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
+    return { indexed: taken.length, more, deferred };
+  };
+
   const merge = db.prepare(
-    `INSERT INTO delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
+    `INSERT INTO main.delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
   );
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   const mergeSlice = unsyncedTransaction(
     db,
     (budgetMs: number): boolean => {
+      lockIndexFile.run();
       const started = performance.now();
       for (;;) {
         const before = totalChanges.get()!;
         merge.run();
         // The command's own row counts as one change; a step that wrote pages counts more.
         if (totalChanges.get()! - before <= 1) return false;
-        if (performance.now() - started >= budgetMs || lockWanted()) return true;
+        if (performance.now() - started >= budgetMs) return true;
       }
     },
     'merge',
   );
 
   return {
-    /** Indexes queued entries for about `budgetMs`; `more` when some are still queued. */
+    /** Forgets and indexes queued entries for about `budgetMs`; `more` when some are still queued. */
     indexSome,
     /**
      * Merges segments (levels of 4 or more, FTS5's 'usermerge') for about `budgetMs`, in steps of
-     * `MERGE_PAGES`; true while there is more to merge.
+     * `MERGE_PAGES`; true while there is more to merge. Only the index file's lock is held.
      */
-    mergeSome: (budgetMs: number): boolean => lockWanted() || mergeSlice(budgetMs),
+    mergeSome: (budgetMs: number): boolean => mergeSlice(budgetMs),
+    /** Entries queued to be indexed or forgotten, and a migrated file's rowids left to rebuild. */
     pending: (): number => countQueued.get()!.n,
+    close: (): void => {
+      db.close();
+    },
   };
 }
 

@@ -28,15 +28,21 @@ export function rareSearch(
   now: () => number = () => performance.now(),
 ): (q: string) => boolean {
   const hits = db
-    .prepare<[string, number], number>(
-      'SELECT count(*) FROM (SELECT 1 FROM delivery_search WHERE delivery_search MATCH ? LIMIT ?)',
+    .prepare<{ q: string; limit: number }, number>(
+      `SELECT count(*) FROM (
+         SELECT 1 FROM search.delivery_search WHERE delivery_search MATCH @q
+         UNION ALL
+         SELECT 1 FROM main.delivery_search WHERE delivery_search MATCH @q
+           AND rowid > CAST((SELECT upto FROM search.delivery_search_rebuilt) AS INTEGER)
+           AND rowid <= CAST((SELECT upto FROM main.delivery_search_legacy) AS INTEGER)
+         LIMIT @limit)`,
     )
     .pluck();
   let last = { q: '', rare: false, at: -Infinity };
   return (q) => {
     const at = now();
     if (q !== last.q || at - last.at > ESTIMATE_KEPT_MS) {
-      last = { q, rare: hits.get(ftsPhrase(q), RARE_HITS)! < RARE_HITS, at };
+      last = { q, rare: hits.get({ q: ftsPhrase(q), limit: RARE_HITS })! < RARE_HITS, at };
     }
     return last.rare;
   };

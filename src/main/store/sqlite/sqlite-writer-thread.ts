@@ -12,6 +12,7 @@ import {
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
+  type IndexThreadScript,
 } from './writer-thread-protocol.js';
 
 /** After a replacement thread failed to start, commits are refused for this long before another try. */
@@ -208,7 +209,12 @@ export class SqliteWriterThread implements DeliveryBatchStore {
     // Commits posted to a thread that died were failed; none of them is waiting any more.
     this.lockWanted.resetCommits();
     const worker = startWorker(
-      { file: this.config.file, options: this.config.options, lockWanted: this.lockWanted.buffer },
+      {
+        file: this.config.file,
+        options: this.config.options,
+        lockWanted: this.lockWanted.buffer,
+        indexThread: indexThreadScript(),
+      },
       this.config.resourceLimits ?? THREAD_LIMITS,
     );
     let ready = false;
@@ -286,4 +292,15 @@ function startWorker(data: WriterThreadData, resourceLimits: ResourceLimits): Wo
     ...options,
     argv: [script],
   });
+}
+
+/** The index thread's script (index-thread.ts), found as the writer thread's is. */
+function indexThreadScript(): IndexThreadScript {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts'))
+    return { script: new URL('./index-thread.js', here).href, tsWorker: null };
+  return {
+    script: new URL('./index-thread.ts', here).href,
+    tsWorker: new URL('../../../../scripts/ts-worker.mjs', here).href,
+  };
 }

@@ -8,6 +8,14 @@ export interface WriterThreadData {
   options: BatchStoreOptions;
   /** `WriterYield`'s memory: who waits for the write lock while background work holds it. */
   lockWanted: SharedArrayBuffer;
+  /** How to start the index thread (index-thread-start.ts), found where the main thread runs. */
+  indexThread: IndexThreadScript;
+}
+
+/** The index thread's built script, or its source and the dev boot that bundles it. */
+export interface IndexThreadScript {
+  script: string;
+  tsWorker: string | null;
 }
 
 export type ToWriterThread =

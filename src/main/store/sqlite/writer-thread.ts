@@ -4,10 +4,10 @@
  * `sqliteBatchCommitter` transaction (and fsync) per batch, off the thread that parses and
  * verifies requests. Batches arrive by structured clone (the bodies in memory shared with the main
  * thread) and go to the SQL as they are, so plain fields the accept path adds need nothing here.
- * The search indexer runs here too, between batches: on the main thread its transactions held
- * the write lock these commits waited for (p99 of that wait: 36 ms under the bench's load), and
- * its slices stalled the parsing of requests. Retention runs here for the same reasons (its
- * slices, their commits and the checkpoints they cause held the ingress thread).
+ * The search index runs on a thread of its own that this one starts (index-thread.ts), in a file
+ * of its own: its transactions never take the write lock these commits need. Retention runs here
+ * (on the main thread its slices, their commits and the checkpoints they cause held the ingress
+ * thread).
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,8 +15,8 @@ import { openConnection, type Db } from './db.js';
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import { createRetention } from './retention.js';
 import { sqliteBatchCommitter } from './batch-store.js';
-import { SearchIndexer } from '../search-indexer.js';
-import { ACCEPT_MS_PER_DELIVERY, createSearchIndex, SQLITE_PACING } from './search-index.js';
+import { ACCEPT_MS_PER_DELIVERY } from './search-index.js';
+import { startIndexThread } from './index-thread-start.js';
 import { WriterYield } from './writer-yield.js';
 import { reportSlow } from './writer-trace.js';
 import {
@@ -30,7 +30,7 @@ import {
 const port = parentPort;
 if (!port) throw new Error('writer-thread runs as a worker thread, started by SqliteWriterThread');
 const send = (message: FromWriterThread): void => port.postMessage(message);
-const { file, options, lockWanted } = workerData as WriterThreadData;
+const { file, options, lockWanted, indexThread: indexScript } = workerData as WriterThreadData;
 const waiters = new WriterYield(lockWanted);
 
 /** The connection and its prepared transaction, or null (and the main thread told) if it cannot open. */
@@ -47,26 +47,18 @@ function open(): { db: Db; commit: (batch: BatchItem[]) => BatchResult } | null 
 
 const writer = open();
 if (writer) {
-  let queued = false;
-  const indexer = new SearchIndexer(
-    createSearchIndex(writer.db, waiters.wanted),
-    SQLITE_PACING,
-    (error) => send({ type: 'index-failed', error: toThreadError(error) }),
-    // The main thread keeps an idle thread up while entries are still queued.
-    ({ indexed, more, deferred = false }) => {
-      const left = more || deferred;
-      if (indexed > 0 || left !== queued) send({ type: 'indexed', more: left });
-      queued = left;
-    },
-  );
-  indexer.start();
+  // Its reports go to the main thread as this thread's: it keeps an idle thread up while
+  // entries are still queued.
+  const indexThread = startIndexThread(file, indexScript, send);
+  // Until its first slice says otherwise, entries may be queued: the thread is not idle.
+  send({ type: 'indexed', more: true });
   const retention = createRetention(writer.db, waiters.wanted);
   port.on('message', (message: ToWriterThread) => {
     if (message.type === 'prune') {
       const { id } = message;
       retention.prune(message.policy, message.now).then(
         (removed) => {
-          if (removed > 0) indexer.mergeDue();
+          if (removed > 0) indexThread.tell({ type: 'merge-due' });
           send({ type: 'pruned', id, removed });
         },
         (error: unknown) => send({ type: 'prune-failed', id, error: toThreadError(error) }),
@@ -76,9 +68,10 @@ if (writer) {
     if (message.type === 'close') {
       // Sent only once nothing is in flight; with the port closed the thread ends. What is
       // still queued for the index is indexed by the next thread.
-      indexer.stop();
-      writer.db.close();
-      port.close();
+      void indexThread.close().finally(() => {
+        writer.db.close();
+        port.close();
+      });
       return;
     }
     waiters.taken();
@@ -90,7 +83,7 @@ if (writer) {
       const tookMs = performance.now() - began;
       reportSlow('accept', tookMs, `${message.batch.length} deliveries`);
       const busyMs = tookMs + message.batch.length * ACCEPT_MS_PER_DELIVERY;
-      indexer.markBusy(busyMs);
+      indexThread.tell({ type: 'busy', busyMs });
       send({ type: 'committed', id: message.id, result });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });

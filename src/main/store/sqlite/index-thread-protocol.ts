@@ -1,0 +1,18 @@
+import type { ThreadError } from './writer-thread-protocol.js';
+
+/** What the index thread is started with: the relay's file (the index's is beside it). */
+export interface IndexThreadData {
+  file: string;
+}
+
+export type ToIndexThread =
+  /** A commit ended: `busyMs`, the relay's time on its account (the index's share follows it). */
+  | { type: 'busy'; busyMs: number }
+  /** Entries left the index (a prune): its merges drop them. */
+  | { type: 'merge-due' }
+  | { type: 'close' };
+
+export type FromIndexThread =
+  | { type: 'indexed'; more: boolean }
+  | { type: 'index-failed'; error: ThreadError }
+  | { type: 'closed' };

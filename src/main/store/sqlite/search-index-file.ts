@@ -1,0 +1,51 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Db } from './db.js';
+
+/** The schema the relay's connections see the index file under (`search.delivery_search`). */
+export const INDEX_SCHEMA = 'search';
+
+/**
+ * The search index's own file, beside the relay's: `hookport.sqlite` → `hookport.search.sqlite`
+ * (with its own -wal and -shm). It holds only what can be rebuilt from the relay's file.
+ */
+export function indexFileOf(file: string): string {
+  const dot = file.lastIndexOf('.');
+  const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return dot > slash ? `${file.slice(0, dot)}.search${file.slice(dot)}` : `${file}.search`;
+}
+
+/**
+ * Creates the index file's tables if they are missing. `delivery_search_rebuilt`: how far the
+ * entries a migrated file's old index answers for (migration 017) have been indexed here.
+ */
+export function prepareIndexFile(file: string): void {
+  const indexFile = indexFileOf(file);
+  closeSync(openSync(indexFile, 'a', 0o600));
+  for (const path of [indexFile, `${indexFile}-wal`, `${indexFile}-shm`]) {
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
+  const db = new Database(indexFile);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS delivery_search USING fts5(
+        id, identity, event_type, body,
+        content = '', contentless_delete = 1, tokenize = 'trigram'
+      );
+      CREATE TABLE IF NOT EXISTS delivery_search_rebuilt (upto INTEGER NOT NULL) STRICT;
+      INSERT INTO delivery_search_rebuilt (upto)
+        SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM delivery_search_rebuilt);
+    `);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Attaches the index file to a connection of the relay's file, for searches. The index thread
+ * alone writes it; this connection's write transactions lock the relay's file only (db.ts).
+ */
+export function attachIndexFile(db: Db, file: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${INDEX_SCHEMA}`).run(indexFileOf(file));
+}
