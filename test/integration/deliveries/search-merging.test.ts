@@ -30,7 +30,10 @@ describe('the search index merges apart from its indexing slices', () => {
   });
 
   const segments = (): number =>
-    db.prepare<[], number>('SELECT count(DISTINCT segid) FROM search.delivery_search_idx').pluck().get()!;
+    db
+      .prepare<[], number>('SELECT count(DISTINCT segid) FROM search.delivery_search_idx')
+      .pluck()
+      .get()!;
   const found = (q: string): string[] =>
     createDeliveriesRepository(db)
       .page(UID, 200, null, { q })
