@@ -62,8 +62,12 @@ async function run(): Promise<void> {
     const indexedMs = performance.now() - indexing;
     const sizes = sqliteDbOf(core.store)
       .prepare<[], { name: string; bytes: number }>(
+        // The index has a file of its own (schema version 17), attached as `search`.
         `SELECT CASE WHEN name LIKE 'delivery_search%' THEN 'index' ELSE name END AS name,
-                sum(pgsize) AS bytes FROM dbstat GROUP BY 1`,
+                sum(pgsize) AS bytes
+         FROM (SELECT name, pgsize FROM dbstat('main')
+               UNION ALL SELECT name, pgsize FROM dbstat('search'))
+         GROUP BY 1`,
       )
       .all();
     const sizeOf = (name: string): number => sizes.find((s) => s.name === name)?.bytes ?? 0;
