@@ -2,13 +2,13 @@
  * The scale benchmark's seed, fast enough for a million entries: the week (seed-week.ts) written
  * into a relay's SQLite file in transactions of 50,000 entries without a journal or fsync (a
  * seed cut short is seeded again), then the search index built for all but the newest entries
- * with one `INSERT … SELECT` per 50,000 (the relay's own row, `INDEX_ROWS`), and its segments
+ * with one `INSERT … SELECT` per 50,000 (the relay's own row, `indexRows`), and its segments
  * merged as the relay's indexer leaves them once quiet (no level of 4 or more). The file is in WAL
  * mode again when done. The relay's own paced indexer took about 2.4 ms an entry here.
  */
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
-import { createSearchIndex, INDEX_ROWS } from '../../src/main/store/sqlite/search-index.js';
+import { createSearchIndex, indexRows } from '../../src/main/store/sqlite/search-index.js';
 import { seedWeek, type SeededWeek, type WeekShape } from './seed-week.js';
 
 const CHUNK = 50_000;
@@ -50,7 +50,7 @@ export function bulkSeed(
     const last = high - leaveQueued;
     // Into the index's own file (schema version 17), attached as `search`.
     const index = db.prepare<[number, number]>(
-      `${INDEX_ROWS.replace('INTO delivery_search', 'INTO search.delivery_search')} WHERE d.rowid BETWEEN ? AND ?`,
+      `${indexRows('search')} WHERE d.rowid BETWEEN ? AND ?`,
     );
     const dequeue = db.prepare<[number, number]>(
       'DELETE FROM delivery_search_pending WHERE delivery_rowid BETWEEN ? AND ?',

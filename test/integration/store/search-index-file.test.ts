@@ -7,7 +7,7 @@ import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
 import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
 import { runMigrations } from '../../../src/main/store/sqlite/migrate.js';
-import { createSearchIndex, INDEX_ROWS } from '../../../src/main/store/sqlite/search-index.js';
+import { createSearchIndex, indexRows } from '../../../src/main/store/sqlite/search-index.js';
 import { indexAll } from '../../support/index-all.js';
 import { seedLog } from '../../support/seed-log.js';
 
@@ -133,7 +133,7 @@ describe('the search index in its own file', () => {
       schemaVersions.filter((v) => v.version < 17),
     );
     seedBirds(old, 30);
-    old.exec(`${INDEX_ROWS}; DELETE FROM delivery_search_pending`);
+    old.exec(`${indexRows('main')}; DELETE FROM delivery_search_pending`);
     old.close();
 
     db = openDatabase(file);
@@ -162,7 +162,7 @@ describe('the search index in its own file', () => {
       schemaVersions.filter((v) => v.version < 17),
     );
     const ids = seedBirds(old, 30); // seed-29, the newest, names the heron
-    old.exec(`${INDEX_ROWS}; DELETE FROM delivery_search_pending`);
+    old.exec(`${indexRows('main')}; DELETE FROM delivery_search_pending`);
     old.close();
 
     db = openDatabase(file);

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
-import type { FromWriterThread, IndexThreadScript } from './writer-thread-protocol.js';
+import type { FromWriterThread } from './writer-thread-protocol.js';
+import { startThread, type ThreadScript } from './thread-script.js';
 import type { FromIndexThread, IndexThreadData, ToIndexThread } from './index-thread-protocol.js';
 
 /**
@@ -9,10 +9,10 @@ import type { FromIndexThread, IndexThreadData, ToIndexThread } from './index-th
  */
 export function startIndexThread(
   file: string,
-  script: IndexThreadScript,
+  script: ThreadScript,
   report: (message: FromWriterThread) => void,
 ) {
-  const worker = startWorker({ file }, script);
+  const worker = startThread(script, { workerData: { file } satisfies IndexThreadData });
   let ended = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => (ended = true));
@@ -34,10 +34,4 @@ export function startIndexThread(
       await exited;
     },
   };
-}
-
-/** As the writer thread's own start (sqlite-writer-thread.ts): the built script, or the sources'. */
-function startWorker(data: IndexThreadData, { script, tsWorker }: IndexThreadScript): Worker {
-  if (tsWorker === null) return new Worker(new URL(script), { workerData: data });
-  return new Worker(new URL(tsWorker), { workerData: data, argv: [script] });
 }

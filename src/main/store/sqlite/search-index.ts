@@ -52,15 +52,18 @@ export const ACCEPT_MS_PER_DELIVERY = 0.5;
 /**
  * What the index holds of each entry, for a `WHERE` on `d` (the deliveries table). The bytes are
  * UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS. The summary
- * (version 11) shares the event type's column, on a line of its own.
+ * (version 11) shares the event type's column, on a line of its own. `index`: the index's
+ * schema as the connection sees it; `log`: the relay's tables' (its own file's connection: main).
  */
-export const INDEX_ROWS = `
-  INSERT INTO delivery_search (rowid, id, identity, event_type, body)
+export function indexRows(index: string, log = 'main'): string {
+  return `
+  INSERT INTO ${index}.delivery_search (rowid, id, identity, event_type, body)
   SELECT d.rowid, d.id, d.identity,
     CASE WHEN d.summary IS NULL THEN d.event_type
          ELSE coalesce(d.event_type, '') || char(10) || d.summary END,
     CAST(p.body AS TEXT)
-  FROM deliveries d LEFT JOIN payloads p ON p.delivery_id = d.id`;
+  FROM ${log}.deliveries d LEFT JOIN ${log}.payloads p ON p.delivery_id = d.id`;
+}
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
 
@@ -136,11 +139,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   // writer of it (a test's indexer beside the relay's), never the relay's file's lock; a read
   // first would get SQLITE_BUSY at its first write instead of waiting.
   const lockIndexFile = db.prepare('UPDATE main.delivery_search_rebuilt SET upto = upto WHERE 0');
-  const index = db.prepare<[number]>(
-    `${INDEX_ROWS.replace('INTO delivery_search', 'INTO main.delivery_search')
-      .replace('FROM deliveries d', 'FROM log.deliveries d')
-      .replace('JOIN payloads p', 'JOIN log.payloads p')} WHERE d.rowid = ?`,
-  );
+  const index = db.prepare<[number]>(`${indexRows('main', 'log')} WHERE d.rowid = ?`);
   const dequeue = logDb.prepare<[string]>(`
     DELETE FROM delivery_search_pending WHERE delivery_rowid IN (SELECT value FROM json_each(?))
       AND delivery_rowid NOT IN (SELECT delivery_rowid FROM delivery_search_forget)`);

@@ -1,4 +1,5 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { startThread, threadScript } from './thread-script.js';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
@@ -12,7 +13,6 @@ import {
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
-  type IndexThreadScript,
 } from './writer-thread-protocol.js';
 
 /** After a replacement thread failed to start, commits are refused for this long before another try. */
@@ -208,15 +208,15 @@ export class SqliteWriterThread implements DeliveryBatchStore {
   private spawn(): Promise<Worker> {
     // Commits posted to a thread that died were failed; none of them is waiting any more.
     this.lockWanted.resetCommits();
-    const worker = startWorker(
-      {
+    const worker = startThread(threadScript('writer-thread'), {
+      workerData: {
         file: this.config.file,
         options: this.config.options,
         lockWanted: this.lockWanted.buffer,
-        indexThread: indexThreadScript(),
-      },
-      this.config.resourceLimits ?? THREAD_LIMITS,
-    );
+        indexThread: threadScript('index-thread'),
+      } satisfies WriterThreadData,
+      resourceLimits: this.config.resourceLimits ?? THREAD_LIMITS,
+    });
     let ready = false;
     let crash: Error | null = null;
     return new Promise<Worker>((resolve, reject) => {
@@ -275,32 +275,4 @@ export class SqliteWriterThread implements DeliveryBatchStore {
       });
     });
   }
-}
-
-/**
- * The thread's script sits beside the code that starts it: writer-thread.js beside the bundle
- * (electron-vite's out/main, the benchmark's out/bench). From sources (vitest, `node --import tsx`)
- * it is writer-thread.ts, which the thread cannot load as it is: the repository's dev boot
- * (scripts/ts-worker.mjs) bundles it first. The relay never resolves a devDependency itself.
- */
-function startWorker(data: WriterThreadData, resourceLimits: ResourceLimits): Worker {
-  const here = import.meta.url;
-  const options = { workerData: data, resourceLimits };
-  if (!here.endsWith('.ts')) return new Worker(new URL('./writer-thread.js', here), options);
-  const script = new URL('./writer-thread.ts', here).href;
-  return new Worker(new URL('../../../../scripts/ts-worker.mjs', here), {
-    ...options,
-    argv: [script],
-  });
-}
-
-/** The index thread's script (index-thread.ts), found as the writer thread's is. */
-function indexThreadScript(): IndexThreadScript {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts'))
-    return { script: new URL('./index-thread.js', here).href, tsWorker: null };
-  return {
-    script: new URL('./index-thread.ts', here).href,
-    tsWorker: new URL('../../../../scripts/ts-worker.mjs', here).href,
-  };
 }

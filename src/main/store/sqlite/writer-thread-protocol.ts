@@ -1,6 +1,7 @@
 import type { BatchItem, BatchResult } from '../delivery-batch.js';
 import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
+import type { ThreadScript } from './thread-script.js';
 
 /** What the writer thread is started with. */
 export interface WriterThreadData {
@@ -9,13 +10,7 @@ export interface WriterThreadData {
   /** `WriterYield`'s memory: who waits for the write lock while background work holds it. */
   lockWanted: SharedArrayBuffer;
   /** How to start the index thread (index-thread-start.ts), found where the main thread runs. */
-  indexThread: IndexThreadScript;
-}
-
-/** The index thread's built script, or its source and the dev boot that bundles it. */
-export interface IndexThreadScript {
-  script: string;
-  tsWorker: string | null;
+  indexThread: ThreadScript;
 }
 
 export type ToWriterThread =
