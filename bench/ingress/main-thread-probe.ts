@@ -4,7 +4,10 @@
  * starts bare node:http, e2, the relay and the relay without its search index (as the ingress
  * suite does), loads each with wrk at 1 KB in interleaved rounds and prints main-thread and
  * process CPU per answered request; with a profile dir, the relays run under `--cpu-prof`
- * (written there when they stop) for `npx speedscope` or Chrome's DevTools.
+ * (written there when they stop) for `npx speedscope` or Chrome's DevTools. GC=1: the relays run
+ * with `--trace-gc`, and each row also prints its main thread's young collections per 1,000
+ * requests and the bytes that makes per request (each collection frees a full 2 MB semi-space,
+ * the launcher's): allocation, which load on the machine does not move as it moves CPU time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +20,9 @@ import { runWrk } from './wrk-load.js';
 const [seconds = '5', rounds = '3', profileDir] = process.argv.slice(2);
 const work = mkdtempSync(join(tmpdir(), 'hookport-probe-'));
 const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const traceGc = process.env.GC === '1' ? ['--trace-gc'] : [];
+/** The launcher's `--max-semi-space-size=2` (MB): what one young collection frees, once grown. */
+const SEMI_SPACE_BYTES = 2 * 1024 * 1024;
 const sum = (sample: Map<number, number>): number =>
   [...sample.values()].reduce((a, b) => a + b, 0);
 
@@ -26,6 +32,27 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   before?: () => Promise<void>;
+  /** Young collections of the main thread so far (GC=1), else undefined. */
+  scavenges?: () => number;
+}
+
+/**
+ * Counts `--trace-gc`'s Scavenge lines per isolate (the main thread's, the writer's, the index's);
+ * the main thread's is the one that collects most often under ingress load (the writer thread's
+ * young generation sees a batch per commit, the main thread's every request's objects).
+ */
+function countScavenges(server: ServerProcess<unknown>): () => number {
+  const counts = new Map<string, number>();
+  let rest = '';
+  server.child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString('latin1')).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const match = /^\[\d+:(0x[0-9a-f]+)\].*Scavenge/.exec(line);
+      if (match) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+    }
+  });
+  return () => Math.max(0, ...counts.values());
 }
 
 /** BEFORE=<dir>: also runs `<dir>/relay-server.mjs`, an earlier build kept under out/, for A/B. */
@@ -35,7 +62,7 @@ const relay = async (name: string, options: string[], bundle?: string): Promise<
     bundle ?? 'bench/relay-server.ts',
     [mkdtempSync(join(work, name)), ...options],
     bundle ? [] : ['src/main/store/sqlite/writer-thread.ts'],
-    [...launcherFlags(), ...profile],
+    [...launcherFlags(), ...profile, ...traceGc],
     launcherEnv(),
   );
   const headers = { authorization: `Bearer ${server.info.secret ?? ''}` };
@@ -43,7 +70,8 @@ const relay = async (name: string, options: string[], bundle?: string): Promise<
   const url = notFound ? server.info.unknownWebhookUrl : server.info.webhookUrl;
   // The 429 path: the webhook's default 60 a minute, spent before each round.
   const before = options.includes('default') ? () => spendRate(url, headers) : undefined;
-  return { name, server, url, headers, before };
+  const scavenges = traceGc.length > 0 ? countScavenges(server) : undefined;
+  return { name, server, url, headers, before, scavenges };
 };
 
 /** Spends the webhook's delivery rate until it answers 429 (ingress suite: spendDeliveryRate). */
@@ -97,6 +125,7 @@ try {
       const pid = target.server.child.pid!;
       await target.before?.();
       const before = [sum(mainThreadCpu(pid)), sum(processesCpu([pid]))];
+      const scavengesBefore = target.scavenges?.() ?? 0;
       const result = await runWrk({
         url: target.url,
         bodyBytes: 1024,
@@ -108,7 +137,11 @@ try {
       const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
       const main = ((sum(mainThreadCpu(pid)) - before[0]!) * 1000) / answered;
       const all = ((sum(processesCpu([pid])) - before[1]!) * 1000) / answered;
-      const line = `${Math.round(result.requestsPerSecond)} req/s main ${main.toFixed(0)} µs all ${all.toFixed(0)} µs ${JSON.stringify(result.statuses)}`;
+      const scavenged = (target.scavenges?.() ?? 0) - scavengesBefore;
+      const young = target.scavenges
+        ? ` young GCs ${((scavenged * 1000) / answered).toFixed(1)}/1000 (${((scavenged * SEMI_SPACE_BYTES) / answered / 1024).toFixed(1)} KB per request)`
+        : '';
+      const line = `${Math.round(result.requestsPerSecond)} req/s main ${main.toFixed(0)} µs all ${all.toFixed(0)} µs ${JSON.stringify(result.statuses)}${young}`;
       if (round < 0) continue;
       mains.set(target.name, [...(mains.get(target.name) ?? []), main]);
       console.log(`${target.name.padEnd(16)} ${line}`);
