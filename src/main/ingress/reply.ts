@@ -61,36 +61,12 @@ export function replyAccepted(res: ServerResponse, deliveryId: string): void {
 
 /** `text`: JSON already serialized. */
 function replyText(res: ServerResponse, status: number, text: string, headers: HeaderList): void {
-  const bytes = Buffer.byteLength(text);
+  const length = String(Buffer.byteLength(text));
   const close = bodyLeftToClose(res.req) && !hasHeader(headers, 'connection');
-  if (headers.length === 0 && !close) {
-    res.writeHead(status, plainHeaders(bytes));
-  } else {
-    const all = [...headers, 'Content-Type', JSON_TYPE, 'Content-Length', String(bytes)];
-    if (close) all.push('Connection', 'close');
-    res.writeHead(status, all);
-  }
+  const all = [...headers, 'Content-Type', JSON_TYPE, 'Content-Length', length];
+  if (close) all.push('Connection', 'close');
+  res.writeHead(status, all);
   res.end(text);
-}
-
-/** Body lengths the relay answers with: the 202's is one, each refusal's message another. */
-const KEPT_LENGTHS = 64;
-const plainHeaderLists = new Map<number, string[]>();
-
-/**
- * The type and length of an answer with no other headers, one list per body length, made once:
- * the 202's body has one length (its delivery ID's is fixed), so an accept builds no header list
- * (`writeHead` reads the list and keeps none of it). Past KEPT_LENGTHS lengths the lists start
- * again (a health check's text varies; nothing else does).
- */
-function plainHeaders(bytes: number): string[] {
-  let list = plainHeaderLists.get(bytes);
-  if (list === undefined) {
-    if (plainHeaderLists.size >= KEPT_LENGTHS) plainHeaderLists.clear();
-    list = ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes)];
-    plainHeaderLists.set(bytes, list);
-  }
-  return list;
 }
 
 function hasHeader(headers: HeaderList, lowerCaseName: string): boolean {
