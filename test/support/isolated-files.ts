@@ -13,12 +13,15 @@ import { join } from 'node:path';
 const NEEDS_ISOLATION =
   /vi\.(mock|doMock|stub\w*|spyOn|useFakeTimers)|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|keyring-session|clocked-relay|seed-log|store-seeds|\bnow\b\s*[:,(=]|first-run/;
 
-/** Integration files that keep Vitest's isolation (one module graph per file), relative to root. */
-export function isolatedIntegrationFiles(root: string): string[] {
-  const dir = join(root, 'test/integration');
+/**
+ * Files under `under` (test/integration by default, or test/e2e) that keep Vitest's isolation
+ * (one module graph per file), relative to root.
+ */
+export function isolatedIntegrationFiles(root: string, under = 'test/integration'): string[] {
+  const dir = join(root, under);
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => `test/integration/${file}`)
+    .map((file) => `${under}/${file}`)
     .filter(
       (file) =>
         NEEDS_ISOLATION.test(file) || NEEDS_ISOLATION.test(readFileSync(join(root, file), 'utf8')),
