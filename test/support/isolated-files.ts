@@ -14,6 +14,12 @@ const NEEDS_ISOLATION =
   /vi\.(mock|doMock|stub\w*|spyOn|useFakeTimers)|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|keyring-session|clocked-relay|seed-log|store-seeds|\bnow\b\s*[:,(=]|first-run/;
 
 /**
+ * The same for a browser file, except seed-log: its rows go into the file's own relay's SQLite
+ * file with IDs it makes itself (test/support/seed-log.ts), never through src/main/ids.ts.
+ */
+const BROWSER_NEEDS_ISOLATION = new RegExp(NEEDS_ISOLATION.source.replace('|seed-log', ''));
+
+/**
  * Files under `under` (test/integration by default, or test/e2e) that keep Vitest's isolation
  * (one module graph per file), relative to root.
  */
@@ -22,9 +28,9 @@ export function isolatedIntegrationFiles(root: string, under = 'test/integration
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `${under}/${file}`)
-    .filter(
-      (file) =>
-        NEEDS_ISOLATION.test(file) || NEEDS_ISOLATION.test(readFileSync(join(root, file), 'utf8')),
-    )
+    .filter((file) => {
+      const rule = under === 'test/e2e' ? BROWSER_NEEDS_ISOLATION : NEEDS_ISOLATION;
+      return rule.test(file) || rule.test(readFileSync(join(root, file), 'utf8'));
+    })
     .sort();
 }
