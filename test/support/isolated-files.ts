@@ -20,6 +20,12 @@ const NEEDS_ISOLATION =
 const BROWSER_NEEDS_ISOLATION = new RegExp(NEEDS_ISOLATION.source.replace('|seed-log', ''));
 
 /**
+ * Browser files that time out after another browser file in the same worker although the rule
+ * finds nothing (webhooks: its first test, 30 s, passes alone in 25 s); the cause is not known yet.
+ */
+const BROWSER_KEPT_ISOLATED = ['test/e2e/webhooks.test.ts'];
+
+/**
  * Files under `under` (test/integration by default, or test/e2e) that keep Vitest's isolation
  * (one module graph per file), relative to root.
  */
@@ -29,6 +35,7 @@ export function isolatedIntegrationFiles(root: string, under = 'test/integration
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `${under}/${file}`)
     .filter((file) => {
+      if (under === 'test/e2e' && BROWSER_KEPT_ISOLATED.includes(file)) return true;
       const rule = under === 'test/e2e' ? BROWSER_NEEDS_ISOLATION : NEEDS_ISOLATION;
       return rule.test(file) || rule.test(readFileSync(join(root, file), 'utf8'));
     })
