@@ -3,6 +3,7 @@ import { isolatedIntegrationFiles } from './test/support/isolated-files.js';
 import { LongFilesFirst } from './test/support/long-files-first.js';
 
 const ISOLATED = isolatedIntegrationFiles(import.meta.dirname);
+const ISOLATED_E2E = isolatedIntegrationFiles(import.meta.dirname, 'test/e2e');
 
 export default defineConfig({
   test: {
@@ -39,15 +40,31 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The browser tests: each file still launches its own Chromium and starts its own relays,
+        // but a worker imports the sources and playwright-core once (docs/testing.md).
         test: {
-          name: 'relay',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/integration/**'],
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED_E2E],
+          isolate: false,
         },
       },
       {
         extends: true,
-        test: { name: 'relay-isolated', include: ISOLATED },
+        test: {
+          name: 'relay',
+          include: ['test/**/*.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/unit/**',
+            'test/integration/**',
+            'test/e2e/**',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'relay-isolated', include: [...ISOLATED, ...ISOLATED_E2E] },
       },
     ],
   },

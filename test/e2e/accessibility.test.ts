@@ -1,15 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutomation, webhookTrigger } from '../support/automations.js';
 import { bearer, postDelivery } from '../support/relay.js';
+import { loadAxe } from './support/axe.js';
 import { launchBrowser, openUi, type UiSession } from './support/browser.js';
-
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
 
 interface AxeViolation {
   id: string;
@@ -23,7 +17,7 @@ interface AxeViolation {
  * DevTools protocol: the UI's CSP rightly refuses inline scripts, so a script tag would not run.
  */
 async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  await loadAxe(page);
   const found = await page.evaluate<AxeViolation[]>(
     `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations)`,
   );

@@ -9,7 +9,7 @@ import { useBrowser, openUi, screenshot } from './support/browser.js';
 const FLOW_MS = 60_000;
 const POLL = { timeout: 10_000 };
 
-/** The verdict once Test filter has answered for the trigger as it is now (not a stale one). */
+/** The verdict once Test filter has answered for the trigger as it stands (not a stale one). */
 async function expectVerdict(panel: Locator, verdict: string): Promise<void> {
   const title = panel.locator('[aria-busy="false"] .verdict-title');
   await expect

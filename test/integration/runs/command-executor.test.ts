@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createAutomation,
   getRun,
@@ -26,20 +26,28 @@ interface Recorded {
 }
 
 describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
+  // One relay per store; each test gets its own webhook, automation and output folder, and sets
+  // the executor it needs, so it reads what it would read on a fresh relay.
   let relay: TestRelay;
   let out: string;
   let uid: string;
+  let automationId: string;
   let send: (body: string | Buffer) => Promise<string>;
-  beforeEach(async () => {
+  beforeAll(async () => {
     relay = await startTestRelay(storeConfig(storeKind));
+  });
+  afterAll(() => relay.stop());
+  beforeEach(async () => {
     out = tempDir('hookport-runs-out-');
     const created = await relay.createWebhook({ name: 'github-prod' });
     uid = created.webhook.uid;
-    await createAutomation(relay, {
-      name: 'capture',
-      prompt: 'Capture what you were given.',
-      triggers: [webhookTrigger([uid])],
-    });
+    automationId = (
+      await createAutomation(relay, {
+        name: 'capture',
+        prompt: 'Capture what you were given.',
+        triggers: [webhookTrigger([uid])],
+      })
+    ).id;
     send = async (body) => {
       const sent = await postDelivery(created.ingressUrl, body, bearer(created.secret));
       expect(sent.status).toBe(202);
@@ -49,7 +57,8 @@ describe.each(storeKinds)('the command executor (%s)', (storeKind) => {
   });
   afterEach(async () => {
     writeFileSync(join(out, 'release'), ''); // lets any blocked fixture exit
-    await relay.stop();
+    await relay.call('automations.delete', { id: automationId });
+    await relay.call('webhooks.delete', { uid });
     rmSync(out, { recursive: true, force: true });
   });
 
