@@ -26,6 +26,33 @@ describe('the PostgreSQL pool', () => {
     expect(parseDatabaseUrl('postgresql://u:p@127.0.0.1:5432/hookport').pathname).toBe('/hookport');
   });
 
+  it('never JIT-compiles a statement, even one the planner costs past jit_above_cost', async () => {
+    const { url } = await postgres.database();
+    const explain = async (client: pg.ClientBase): Promise<string> => {
+      // Any plan passes the cost threshold: a plain connection compiles it (the default: jit on).
+      await client.query('SET jit_above_cost = 0');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        'EXPLAIN (ANALYZE, FORMAT TEXT) SELECT sum(g) FROM generate_series(1, 1000) g',
+      );
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    const plain = new pg.Client({ connectionString: url });
+    await plain.connect();
+    try {
+      expect(await explain(plain)).toMatch(/JIT:/);
+    } finally {
+      await plain.end();
+    }
+    const pool = openPostgresPool(url);
+    const client = await pool.connect();
+    try {
+      expect(await explain(client)).not.toMatch(/JIT:/);
+    } finally {
+      client.release();
+      await pool.end();
+    }
+  });
+
   it('commits durably even where the database default is synchronous_commit=off', async () => {
     const { url, pool: admin } = await postgres.database();
     const name = new URL(url).pathname.slice(1);

@@ -39,6 +39,13 @@ const DURABLE_COMMITS = `DO $$ BEGIN
   IF current_setting('synchronous_commit') = 'off' THEN SET synchronous_commit = on; END IF;
 END $$`;
 
+/**
+ * No JIT compiling: the planner's estimates for a search (a trigram LIKE, the queued rows) pass
+ * `jit_above_cost` while the statement runs in milliseconds; compiling it took 60–470 ms of a
+ * search's first read at 200,000 entries (issue 28; docs/operations/performance.md).
+ */
+const NO_JIT = 'SET jit = off';
+
 export function openPostgresPool(databaseUrl: string, options: PostgresPoolOptions = {}): PgPool {
   parseDatabaseUrl(databaseUrl);
   // pg-pool awaits onConnect before handing a new client out, and discards the client if it
@@ -50,6 +57,7 @@ export function openPostgresPool(databaseUrl: string, options: PostgresPoolOptio
     types,
     onConnect: async (client) => {
       await client.query(DURABLE_COMMITS);
+      await client.query(NO_JIT);
     },
   };
   const pool = new pg.Pool(config);
