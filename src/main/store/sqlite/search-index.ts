@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { PAGE_CACHE_KIB, type Db } from './db.js';
 import { indexFileOf } from './search-index-file.js';
+import { createLegacyIndexDrop } from './legacy-index-drop.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
@@ -239,6 +240,8 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     return { indexed: taken.length, more, deferred };
   };
 
+  const legacyDrop = createLegacyIndexDrop(logDb, () => marks.get()!.rebuilt);
+
   const merge = db.prepare(
     `INSERT INTO main.delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
   );
@@ -265,11 +268,16 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     /**
      * Merges segments (levels of 4 or more, FTS5's 'usermerge') for about `budgetMs`, in steps of
      * `MERGE_PAGES`; true while there is more to merge. Only the index file's lock is held.
+     * Once merged, a migrated file's old index is given back, a slice a call (legacy-index-drop.ts:
+     * the relay file's lock, for a bounded number of rows).
      */
-    mergeSome: (budgetMs: number): boolean => mergeSlice(budgetMs),
+    mergeSome: (budgetMs: number): boolean => mergeSlice(budgetMs) || legacyDrop.dropSome().more,
     /** Entries queued to be indexed or forgotten, and a migrated file's rowids left to rebuild. */
     pending: (): number => countQueued.get()!.n,
+    /** One slice of giving back a migrated file's old index (see `mergeSome`). */
+    dropLegacySome: () => legacyDrop.dropSome(),
     close: (): void => {
+      legacyDrop.close();
       db.close();
     },
   };
