@@ -105,7 +105,7 @@ describe("a migrated relay's old search index, given back", () => {
     expect(answers()).toEqual(before);
 
     const slices: { step: string; rows: number }[] = [];
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const slice = index.dropLegacySome();
       slices.push(slice);
       more = slice.more;
