@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ function compiledFixture(): string {
   const key = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const dir = join(tmpdir(), 'hookport-test-fixtures');
   const file = join(dir, `capture-run-${key}.mjs`);
+  if (existsSync(file)) return file;
   const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node20' });
   mkdirSync(dir, { recursive: true });
   // Other test workers may write it at once: each writes its own file, then renames it.

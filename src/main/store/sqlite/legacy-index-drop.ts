@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { openConnection, type Db } from './db.js';
 
 /**
@@ -40,31 +41,39 @@ export interface DropSlice {
  */
 export function createLegacyIndexDrop(logDb: Db, rebuiltUpTo: () => number) {
   let db: Db | null = null;
+  let done = false;
   const connection = (): Db => {
     if (db) return db;
     db = openConnection(logDb.name);
     db.unsafeMode(true);
     return db;
   };
-  const probe = logDb;
-  const setAsideExists = probe
+  const setAsideExists = logDb
     .prepare<[], number>(`SELECT count(*) FROM sqlite_schema WHERE name = '${SET_ASIDE}'`)
     .pluck();
-  const legacyUpTo = probe
+  const legacyUpTo = logDb
     .prepare<[], number>('SELECT coalesce((SELECT upto FROM delivery_search_legacy), 0)')
     .pluck();
 
-  const deleteSome = (table: string, key: string, limit: number): number =>
-    connection()
-      .prepare<[number]>(
+  // Prepared once per connection and table: a million-entry index takes thousands of slices.
+  const deletes = new Map<string, Database.Statement<[number]>>();
+  const deleteSome = (table: string, key: string, limit: number): number => {
+    let statement = deletes.get(table);
+    if (!statement) {
+      statement = connection().prepare<[number]>(
         `DELETE FROM ${SET_ASIDE}_${table} WHERE (${key}) IN
            (SELECT ${key} FROM ${SET_ASIDE}_${table} LIMIT ?)`,
-      )
-      .run(limit).changes;
+      );
+      deletes.set(table, statement);
+    }
+    return statement.run(limit).changes;
+  };
 
   const sliceOf = (): DropSlice => {
     if (setAsideExists.get() === 0) {
       const legacy = legacyUpTo.get()!;
+      // No old index (a new file, or one given back): it never comes back, so nothing is asked again.
+      if (legacy === 0) done = true;
       if (legacy === 0 || rebuiltUpTo() < legacy) return { step: 'none', rows: 0, more: false };
       const conn = connection();
       conn.transaction(() => {
@@ -90,18 +99,18 @@ export function createLegacyIndexDrop(logDb: Db, rebuiltUpTo: () => number) {
     })();
   };
 
-  let done = false;
   return {
     /** One slice (one short transaction on the relay's file); false once nothing is left. */
     dropSome: (): DropSlice => {
       if (done) return { step: 'none', rows: 0, more: false };
       const slice = sliceOf();
-      done = slice.step === 'dropped';
+      done ||= slice.step === 'dropped';
       return slice;
     },
     close: (): void => {
       db?.close();
       db = null;
+      deletes.clear();
     },
   };
 }
