@@ -23,7 +23,8 @@ export const sqliteDialect: DeliveryDialect = {
     const inWindow = bounds === null ? '' : ` AND ${bounds('rowid')}`;
     // The index file's rows, but none of a rowid queued to be forgotten (its entry gone, its
     // payload dropped, or the rowid given to a new entry: migration 017). A migrated file's old
-    // index answers for its entries until the new one has been rebuilt past them.
+    // index answers for its entries until the new one has been rebuilt past them, but not for
+    // those queued (the scan answers) nor those indexed ahead of the rebuild (the new one does).
     return `d.rowid IN (
       SELECT rowid FROM search.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)
@@ -31,6 +32,7 @@ export const sqliteDialect: DeliveryDialect = {
       SELECT rowid FROM main.delivery_search WHERE delivery_search MATCH ${phrase}
         AND ${legacyBounds(bind, window)}
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_pending)
+        AND rowid NOT IN (SELECT delivery_rowid FROM search.delivery_search_ahead)
       UNION ALL
       SELECT s.delivery_rowid FROM delivery_search_pending s
         CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid

@@ -18,6 +18,10 @@ export function indexFileOf(file: string): string {
 /**
  * Creates the index file's tables if they are missing. `delivery_search_rebuilt`: how far the
  * entries a migrated file's old index answers for (migration 017) have been indexed here.
+ * `delivery_search_ahead`: entries within the rebuild's range indexed here from the queue before
+ * the rebuild reached them (search-index.ts), with their current text: the old index no longer
+ * answers for them, and the rebuild passes them by. Written in the same transactions as their
+ * rows, so a crash never leaves one without the other.
  */
 export function prepareIndexFile(file: string): void {
   const indexFile = indexFileOf(file);
@@ -34,6 +38,7 @@ export function prepareIndexFile(file: string): void {
         content = '', contentless_delete = 1, tokenize = 'trigram'
       );
       CREATE TABLE IF NOT EXISTS delivery_search_rebuilt (upto INTEGER NOT NULL) STRICT;
+      CREATE TABLE IF NOT EXISTS delivery_search_ahead (delivery_rowid INTEGER PRIMARY KEY) STRICT;
       INSERT INTO delivery_search_rebuilt (upto)
         SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM delivery_search_rebuilt);
     `);

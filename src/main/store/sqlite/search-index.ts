@@ -101,6 +101,19 @@ function openIndexConnection(logFile: string): Db {
  * an indexed entry stays queued if its rowid was queued to be forgotten since (the entry deleted,
  * the rowid perhaps given again). A crash between the two leaves the entries queued: indexed
  * again, a rowid's rows twice, which a search's `rowid IN` counts once.
+ *
+ * A migrated file's queued entries within the rebuild's range (the restart's queue at the
+ * upgrade: 50,000 at a million entries) are indexed from the queue like any other, not left
+ * queued until the rebuild reaches them: every search scans the queue row by row, and the rebuild
+ * took 19.5 minutes to reach them. Each is marked in `delivery_search_ahead` in the same
+ * transaction as its rows; the mark means "this rowid's current text is in the index file":
+ * - searches no longer read the old index's rows for it (dialect.ts), which may be another
+ *   entry's (a reused rowid) or text since dropped;
+ * - the rebuild passes it by, so its rows are never written twice, and a later forgetting
+ *   (which removes the mark with the rows) can never be left with a copy behind it;
+ * - after a crash between the slice's commit and its dequeue, the queue's next pass takes it
+ *   off the queue without indexing it again.
+ * The marks go once the rebuild has passed the whole range, in the same transaction.
  */
 export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWanted) {
   const db = openIndexConnection(logDb.name);
@@ -114,27 +127,38 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
        ORDER BY seq LIMIT ?`,
   );
   const forgetRows = db.prepare<[number]>('DELETE FROM main.delivery_search WHERE rowid = ?');
+  const unmarkAhead = db.prepare<[number]>(
+    'DELETE FROM main.delivery_search_ahead WHERE delivery_rowid = ?',
+  );
+  const markAhead = db.prepare<[number]>(
+    'INSERT OR IGNORE INTO main.delivery_search_ahead (delivery_rowid) VALUES (?)',
+  );
+  const clearAhead = db.prepare('DELETE FROM main.delivery_search_ahead');
+  const anyAhead = db
+    .prepare<[], number>('SELECT EXISTS (SELECT 1 FROM main.delivery_search_ahead)')
+    .pluck();
+  const isAhead = (rowid: string): string =>
+    `EXISTS (SELECT 1 FROM main.delivery_search_ahead a WHERE a.delivery_rowid = ${rowid})`;
   const dequeueForgotten = logDb.prepare<[string]>(
     'DELETE FROM delivery_search_forget WHERE seq IN (SELECT value FROM json_each(?))',
   );
-  // Outside (rebuilt, legacy]: those the rebuild takes, in rowid order.
-  const outsideRebuild = '(q.delivery_rowid <= @rebuilt OR q.delivery_rowid > @legacy)';
   const queued = db.prepare<
-    { after: number; largest: number; limit: number; rebuilt: number; legacy: number },
-    { rowid: number }
+    { after: number; largest: number; limit: number },
+    { rowid: number; ahead: number }
   >(`
-    SELECT q.delivery_rowid AS rowid FROM log.delivery_search_pending q
+    SELECT q.delivery_rowid AS rowid, ${isAhead('q.delivery_rowid')} AS ahead
+    FROM log.delivery_search_pending q
       JOIN log.deliveries d ON d.rowid = q.delivery_rowid
       LEFT JOIN log.payloads p ON p.delivery_id = d.id
     WHERE q.delivery_rowid > @after AND coalesce(length(p.body), 0) <= @largest
-      AND ${outsideRebuild}
     ORDER BY q.delivery_rowid LIMIT @limit`);
   const rebuildable = db.prepare<
     { after: number; upto: number; limit: number },
-    { rowid: number }
+    { rowid: number; ahead: number }
   >(`
-    SELECT rowid FROM log.deliveries WHERE rowid > @after AND rowid <= @upto
-    ORDER BY rowid LIMIT @limit`);
+    SELECT d.rowid AS rowid, ${isAhead('d.rowid')} AS ahead FROM log.deliveries d
+    WHERE d.rowid > @after AND d.rowid <= @upto
+    ORDER BY d.rowid LIMIT @limit`);
   const rebuiltUpTo = db.prepare<[number]>('UPDATE main.delivery_search_rebuilt SET upto = ?');
   // A write to this file first: the transaction takes its write lock now, waiting for another
   // writer of it (a test's indexer beside the relay's), never the relay's file's lock; a read
@@ -171,7 +195,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   /** See the version before 017: where size-limited slices go on from. */
   let passedUpTo = 0;
 
-  type Slice = { more: boolean; forgotten: number[]; taken: number[] };
+  type Slice = { more: boolean; forgotten: number[]; taken: number[]; indexed: number };
   const indexSlice = tracedTransaction(
     db,
     'index',
@@ -181,11 +205,13 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
       const spent = (): boolean => performance.now() - started >= budgetMs || lockWanted();
       const forgotten: number[] = [];
       const taken: number[] = [];
-      const done = (more: boolean): Slice => ({ more, forgotten, taken });
+      let indexed = 0;
+      const done = (more: boolean): Slice => ({ more, forgotten, taken, indexed });
       for (let after = 0; ;) {
         const batch = forgettable.all(after, BATCH);
         for (const { seq, rowid } of batch) {
           forgetRows.run(rowid);
+          unmarkAhead.run(rowid);
           forgotten.push(seq);
           after = seq;
         }
@@ -199,11 +225,14 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
           after,
           largest: largest ?? Number.MAX_SAFE_INTEGER,
           limit: BATCH,
-          rebuilt,
-          legacy,
         });
-        for (const { rowid } of batch) {
-          index.run(rowid);
+        for (const { rowid, ahead } of batch) {
+          // Marked: indexed by a slice whose dequeue never ran (a crash); taken off the queue only.
+          if (ahead === 0) {
+            index.run(rowid);
+            indexed++;
+            if (rowid > rebuilt && rowid <= legacy) markAhead.run(rowid);
+          }
           taken.push(rowid);
           after = rowid;
           if (largest !== undefined) passedUpTo = rowid;
@@ -216,8 +245,11 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
       while (upTo < legacy) {
         const batch = rebuildable.all({ after: upTo, upto: legacy, limit: BATCH });
         const end = batch.length < BATCH ? legacy : batch[batch.length - 1]!.rowid;
-        for (const { rowid } of batch) {
-          index.run(rowid);
+        for (const { rowid, ahead } of batch) {
+          if (ahead === 0) {
+            index.run(rowid);
+            indexed++;
+          }
           taken.push(rowid);
           if (spent()) {
             rebuiltUpTo.run(rowid);
@@ -227,17 +259,18 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
         upTo = end;
         rebuiltUpTo.run(upTo);
       }
+      if (anyAhead.get() === 1) clearAhead.run();
       return done(false);
     },
   );
 
   const indexSome = (budgetMs: number, largestEntry?: number): IndexRun => {
     if (lockWanted()) return { indexed: 0, more: true, deferred: passedUpTo > 0 };
-    const { more, forgotten, taken } = indexSlice(budgetMs, largestEntry);
+    const { more, forgotten, taken, indexed } = indexSlice(budgetMs, largestEntry);
     dequeueOnLog(dequeueForgotten, forgotten);
     dequeueOnLog(dequeue, taken);
     const deferred = passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
-    return { indexed: taken.length, more, deferred };
+    return { indexed, more, deferred };
   };
 
   const legacyDrop = createLegacyIndexDrop(logDb, () => marks.get()!.rebuilt);
