@@ -171,7 +171,7 @@ describe('a search on PostgreSQL, two relays writing', () => {
     expect(new Set(totals)).toEqual(new Set([expected.length]));
   });
 
-  it('counts a time range exactly whether its entries are tested one by one or read through the indexes', async () => {
+  it('counts exactly whether a first count tests the entries one by one or reads the indexes, its hits joined by a hash or looked up', async () => {
     const { pool } = await postgres.database();
     const relay = relayOn(pool);
     const t0 = freshEpoch();
@@ -182,15 +182,18 @@ describe('a search on PostgreSQL, two relays writing', () => {
     await pool.query('ANALYZE payloads');
     // Limits for a small log: a range of more than 10 entries has its newest 20 tested first;
     // a common text over 40 of them is then counted row by row, over the whole log through the
-    // indexes, and a rare one (a single payload) through the indexes.
-    const rule = { most: 10, probe: 20 };
+    // indexes with its hits joined by a hash, and a rare one (a single payload) through the
+    // indexes with each hit looked up.
+    const rule = { most: 10, probe: 20, hashedFrom: 50 };
     const searches: DeliveryPageFilter[] = [
       { q: 'tromsø', from: t0 + 380 },
       { q: 'TROMSØ', labels: ['Accepted'], from: t0 + 360 },
       { q: 'tromsø', from: t0 },
+      { q: 'Tromsø' },
       { q: 'Oslo', labels: ['Accepted'], from: t0 + 5 },
       { q: '"i":7}', from: t0 + 380 },
       { q: '"i":7}', from: t0 + 1_005 },
+      { q: '"i":7}' },
     ];
     for (const only of searches) {
       const expected = (await scan(pool, only)).length;

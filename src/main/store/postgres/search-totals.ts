@@ -3,7 +3,7 @@ import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
 import type { Queryable } from './client.js';
 import { postgresDialect } from './dialect.js';
-import { withParallelWorkers } from './parallel-read.js';
+import { withLocalSettings } from './local-settings.js';
 import { runCall } from './queries.js';
 
 /**
@@ -13,21 +13,37 @@ import { runCall } from './queries.js';
  */
 const ROW_BY_ROW_MOST = 8_000;
 /**
- * A larger range is counted row by row too when its newest entries (this many, tested row by
- * row: ~12 ms) say the text is common enough that the whole log's trigram candidates outnumber
- * the range's entries by CANDIDATE_COST: q + label + last 24 h at 200,000 entries, 8,979 entries
- * row by row in 175–260 ms against 2.9 s for 78,000 candidates.
+ * A first count's newest entries (this many, tested row by row: ~12 ms) tell how common its text
+ * is, and so how many trigram candidates the indexes would recheck: a larger range is counted
+ * row by row too when they outnumber its entries by CANDIDATE_COST (q + label + last 24 h at
+ * 200,000 entries: 8,979 entries row by row in 175–260 ms against 2.9 s for 78,000 candidates).
  */
 const PROBE = 400;
 /** A candidate's recheck and join against an entry tested row by row (~20 µs against ~30). */
 const CANDIDATE_COST = 2 / 3;
+/**
+ * From this many candidates the hits are joined with the webhook's entries by a hash, not one
+ * index probe each (the planner's choice on an estimate of ~12): Tromsø's 78,225 candidates
+ * 1.65–1.85 s against 2.27–2.44 s; a rare text's 35–70 ms would take 80–120 ms.
+ */
+const HASHED_FROM = 10_000;
 
-/** When a first count with a time range reads its entries one by one (tests make them small). */
-export interface RowByRowRule {
+/** How a first count is read (tests make the figures small). */
+export interface FirstCountRule {
+  /** A time range with at most this many entries: row by row, without a probe. */
   most: number;
   probe: number;
+  hashedFrom: number;
 }
-const ROW_BY_ROW: RowByRowRule = { most: ROW_BY_ROW_MOST, probe: PROBE };
+const FIRST_COUNT: FirstCountRule = {
+  most: ROW_BY_ROW_MOST,
+  probe: PROBE,
+  hashedFrom: HASHED_FROM,
+};
+
+/** Through the indexes, a common text's candidates are rechecked by parallel workers. */
+const PARALLEL = { parallel_setup_cost: '0', min_parallel_table_scan_size: '0' };
+const HASHED = { ...PARALLEL, enable_nestloop: 'off' };
 
 /** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
 const KEPT_SEARCHES = 64;
@@ -65,19 +81,22 @@ interface Counted {
  * Each read is one statement, so one snapshot: the other relay's writes are in it whole or not
  * at all. Each relay keeps its own totals; both stay exact whoever writes.
  */
-export function keptSearchTotals(q: Queryable, rule: RowByRowRule = ROW_BY_ROW) {
+export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUNT) {
   const kept = new Map<string, Kept>();
 
   const unsearched = deliveriesCalls(postgresDialect).count;
 
-  /** Whether a first count reads the range's entries one by one rather than the indexes. */
-  const fewInRange = async (webhookUid: string, only: DeliveryPageFilter): Promise<boolean> => {
-    if (only.from === undefined || only.q === undefined) return false;
+  /** How a first count reads: the range's entries one by one, or the indexes, joined how. */
+  const firstCount = async (
+    webhookUid: string,
+    only: DeliveryPageFilter,
+  ): Promise<'rows' | typeof PARALLEL | typeof HASHED> => {
     const { q: text, ...rest } = only;
-    const inRange = await runCall(q, unsearched(webhookUid, rest));
-    if (inRange <= rule.most) return true;
-    // The range's newest entries tell how common the text is; the log's payloads (the planner's
-    // figure: an estimate is enough here) how many candidates the indexes would then recheck.
+    if (text === undefined) return PARALLEL;
+    const inRange = only.from === undefined ? null : await runCall(q, unsearched(webhookUid, rest));
+    if (inRange !== null && inRange <= rule.most) return 'rows';
+    // The newest entries tell how common the text is; the log's payloads (the planner's figure:
+    // an estimate is enough here) how many candidates the indexes would then recheck.
     const { where, params } = deliveryFilter(postgresDialect, webhookUid, null, rest);
     const bind = (value: unknown): string => `$${params.push(value)}`;
     const holds = postgresDialect.holds(bind, text, '$1', {});
@@ -89,7 +108,8 @@ export function keptSearchTotals(q: Queryable, rule: RowByRowRule = ROW_BY_ROW) 
     );
     const probe = rows[0]!;
     const candidates = (Number(probe.hits) / Math.max(Number(probe.n), 1)) * (probe.log ?? 0);
-    return inRange < candidates * CANDIDATE_COST;
+    if (inRange !== null && inRange < candidates * CANDIDATE_COST) return 'rows';
+    return candidates >= rule.hashedFrom ? HASHED : PARALLEL;
   };
 
   const read = async (
@@ -100,10 +120,8 @@ export function keptSearchTotals(q: Queryable, rule: RowByRowRule = ROW_BY_ROW) 
     // The filter tested row by row (a window), and for a first count through the indexes, its
     // parameters then appended after those of the indexed one (`$1`, the webhook, shared).
     const rowByRow = deliveryFilter(postgresDialect, webhookUid, null, only, {});
-    const indexed =
-      since === undefined && !(await fewInRange(webhookUid, only))
-        ? deliveryFilter(postgresDialect, webhookUid, null, only)
-        : null;
+    const how = since === undefined ? await firstCount(webhookUid, only) : 'rows';
+    const indexed = how === 'rows' ? null : deliveryFilter(postgresDialect, webhookUid, null, only);
     const params = indexed?.params ?? [webhookUid];
     const shift = params.length - 1;
     const rowWhere = rowByRow.where.replace(/\$(\d+)/g, (_, n: string) =>
@@ -133,8 +151,7 @@ export function keptSearchTotals(q: Queryable, rule: RowByRowRule = ROW_BY_ROW) 
       );
       return rows[0]!;
     };
-    // Through the indexes, a common text's candidates are rechecked by parallel workers.
-    return indexed === null ? count(q) : withParallelWorkers(q, count);
+    return how === 'rows' ? count(q) : withLocalSettings(q, how, count);
   };
 
   return async (webhookUid: string, only: DeliveryPageFilter): Promise<number> => {
