@@ -6,6 +6,7 @@ import { createPostgresDeliveriesRepository } from '../../../src/main/store/post
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
 import { createPostgresRetention } from '../../../src/main/store/postgres/retention.js';
 import { createPostgresSearchIndex } from '../../../src/main/store/postgres/search-index.js';
+import { keptSearchTotals } from '../../../src/main/store/postgres/search-totals.js';
 import { usePostgres } from '../../support/postgres.js';
 import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
 
@@ -168,6 +169,37 @@ describe('a search on PostgreSQL, two relays writing', () => {
     const { ids, totals } = await everyPage(a, only);
     expect(ids).toEqual(expected);
     expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it('counts exactly whether a first count tests the entries one by one or reads the indexes, its hits joined by a hash or looked up', async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    await relay.commit(entries(400, t0));
+    await relay.indexAll();
+    await relay.commit(entries(20, t0 + 1_000));
+    // The planner's figure for the log's payloads, which the rule weighs a range against.
+    await pool.query('ANALYZE payloads');
+    // Limits for a small log: a range of more than 10 entries has its newest 20 tested first;
+    // a common text over 40 of them is then counted row by row, over the whole log through the
+    // indexes with its hits joined by a hash, and a rare one (a single payload) through the
+    // indexes with each hit looked up.
+    const rule = { most: 10, probe: 20, hashedFrom: 50 };
+    const searches: DeliveryPageFilter[] = [
+      { q: 'tromsø', from: t0 + 380 },
+      { q: 'TROMSØ', labels: ['Accepted'], from: t0 + 360 },
+      { q: 'tromsø', from: t0 },
+      { q: 'Tromsø' },
+      { q: 'Oslo', labels: ['Accepted'], from: t0 + 5 },
+      { q: '"i":7}', from: t0 + 380 },
+      { q: '"i":7}', from: t0 + 1_005 },
+      { q: '"i":7}' },
+    ];
+    for (const only of searches) {
+      const expected = (await scan(pool, only)).length;
+      expect(await keptSearchTotals(pool, rule)(WEBHOOK, only)).toBe(expected);
+      expect(await keptSearchTotals(pool)(WEBHOOK, only)).toBe(expected);
+    }
   });
 
   it("reads a searched page's payloads asked for together, each its own, and none for an unknown ID", async () => {

@@ -25,25 +25,28 @@ export const postgresDialect: DeliveryDialect = {
   /**
    * Case folded on both sides (migration 8). A row is found through the trigram indexes once
    * indexed, and by reading it while still queued (migration 10; few: the indexers keep up
-   * between bursts), so an entry is found from its 202 on. Each table's two halves are one OR,
-   * which PostgreSQL answers from both partial indexes in one bitmap.
+   * between bursts), so an entry is found from its 202 on. Each table's two halves are arms of
+   * their own: as one OR, a bitmap scan of both partial indexes rechecked each candidate's folded
+   * payload twice (its recheck condition, then its filter), half of a common text's first count.
+   * `IN` keeps each ID once, whichever arms hold it.
    */
   holds: (bind, text, _webhookUid, window) => {
     const pattern = bind(likeSubstring(text));
     const like = (field: string): string => `${field} LIKE hookport_fold(${pattern})`;
     if (window !== undefined) return eachRowHolds(like);
-    const fields = ['s.id', 's.identity', 's.event_type', 's.summary'].map((f) =>
-      like(`hookport_fold(${f})`),
-    );
+    const fields = ['s.id', 's.identity', 's.event_type', 's.summary']
+      .map((f) => like(`hookport_fold(${f})`))
+      .join(' OR ');
     // Version 16: the UTF-8 checked when the payload was written, no subtransaction per row here.
     const payload = like('hookport_search_text(p.body, p.utf8)');
     return `d.id IN (
-      SELECT s.id FROM deliveries s
-      WHERE ${fields.map((f) => `(s.indexed AND ${f})`).join(' OR ')}
-         OR (NOT s.indexed AND (${fields.join(' OR ')}))
-      UNION
-      SELECT p.delivery_id FROM payloads p
-      WHERE (p.indexed AND ${payload}) OR (NOT p.indexed AND ${payload}))`;
+      SELECT s.id FROM deliveries s WHERE s.indexed AND (${fields})
+      UNION ALL
+      SELECT s.id FROM deliveries s WHERE NOT s.indexed AND (${fields})
+      UNION ALL
+      SELECT p.delivery_id FROM payloads p WHERE p.indexed AND ${payload}
+      UNION ALL
+      SELECT p.delivery_id FROM payloads p WHERE NOT p.indexed AND ${payload})`;
   },
   commaList: (column) => `string_agg(${column}, ',' ORDER BY ${column})`,
   // The planner's statistics pick the time index for a minute's range.
