@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { constants } from 'node:zlib';
 
 // Building needs Electron's version, not Electron. It is an optional dependency (its install
 // fetches a binary from GitHub's downloads, which some machines cannot reach, and the relay does
@@ -88,7 +90,24 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react(), preloadAppChunk()],
+    plugins: [
+      react(),
+      preloadAppChunk(),
+      // Each text asset also as `.br` and `.gz` beside it, at the highest levels, which the relay
+      // serves as they are: compressing the UI's main script at a relay's start took it 1-3 s of
+      // CPU, and a browser opened in those seconds waited that long for its first screen.
+      compression({
+        include: /\.(js|css|html|svg|json)$/,
+        threshold: 1024,
+        logLevel: 'silent',
+        algorithms: [
+          defineAlgorithm('brotliCompress', {
+            params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+          }),
+          defineAlgorithm('gzip', { level: 9 }),
+        ],
+      }),
+    ],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       // electron-vite leaves bundles unminified; the UI is also served to a browser tab.
@@ -103,6 +122,8 @@ export default defineConfig({
         },
         // Else the bundler merges the app's chunk into the boot script, which imports nothing.
         experimental: { chunkOptimization: { mergeCommonChunks: false } },
+        // The compression above is most of the build's time, by design: no warning that says so.
+        checks: { bundlerTimings: false },
       },
     },
   },

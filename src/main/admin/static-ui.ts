@@ -5,10 +5,10 @@ import { UI_CONTENT_SECURITY_POLICY, resolveUiFile } from '../ui-files.js';
 import { createCompressedAssets, type AssetEncoding } from './compressed-assets.js';
 
 /**
- * Compressing the built UI at brotli's highest quality takes about 1.3 s of CPU (measured on the
- * 2-core benchmark machine, issue 28): at the relay's start it competed with the start itself and
- * with the first senders. So it begins this long after; a request before that compresses its own
- * file as it always could.
+ * Reading (or, for a UI built without them, compressing: about 1.3 s of CPU at brotli's highest
+ * quality on the 2-core benchmark machine, issue 28) the built UI's compressed files waits this
+ * long after the relay's start, which it would compete with; a request before that reads or
+ * compresses its own file.
  */
 const WARM_AFTER_MS = 5_000;
 

@@ -1,7 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { get } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_DIR } from '../../e2e/support/browser.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
@@ -63,5 +72,61 @@ describe('the UI’s assets', () => {
     expect(page.headers['cache-control']).toBe('no-cache');
     const asset = await fetchRaw(`${relay.adminUrl}/assets/${script}`, { 'accept-encoding': 'br' });
     expect(asset.headers['cache-control']).toContain('immutable');
+  });
+});
+
+/** A copy of the built UI whose main script's compressed files the test may change. */
+function copiedUi(): { dir: string; script: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'hookport-ui-'));
+  cpSync(UI_DIR, dir, { recursive: true });
+  const script = readdirSync(join(dir, 'assets'))
+    .filter((name) => name.endsWith('.js'))
+    .reduce((largest, next) =>
+      statSync(join(dir, 'assets', next)).size > statSync(join(dir, 'assets', largest)).size
+        ? next
+        : largest,
+    );
+  return { dir, script };
+}
+
+describe('the build’s own compressed files', () => {
+  it('are sent as built, from the first request after the start on', async () => {
+    const { dir, script } = copiedUi();
+    const path = join(dir, 'assets', script);
+    // Other valid brotli of the same bytes: sent as it is only if the relay reads the build's file.
+    const fast = brotliCompressSync(readFileSync(path), {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 1 },
+    });
+    writeFileSync(`${path}.br`, fast);
+    const relay = await startTestRelay({ uiDir: dir });
+    try {
+      const br = await fetchRaw(`${relay.adminUrl}/assets/${script}`, { 'accept-encoding': 'br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.body.equals(fast)).toBe(true);
+    } finally {
+      await relay.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are not sent for a file changed after the build: its new bytes are', async () => {
+    const { dir, script } = copiedUi();
+    const path = join(dir, 'assets', script);
+    const changed = Buffer.concat([
+      readFileSync(path),
+      Buffer.from('\n// changed after the build\n'),
+    ]);
+    writeFileSync(path, changed);
+    const relay = await startTestRelay({ uiDir: dir });
+    try {
+      const url = `${relay.adminUrl}/assets/${script}`;
+      const br = await fetchRaw(url, { 'accept-encoding': 'br' });
+      expect(brotliDecompressSync(br.body).equals(changed)).toBe(true);
+      const gz = await fetchRaw(url, { 'accept-encoding': 'gzip' });
+      expect(gunzipSync(gz.body).equals(changed)).toBe(true);
+    } finally {
+      await relay.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
