@@ -5,9 +5,11 @@
  * suite does), loads each with wrk at 1 KB in interleaved rounds and prints main-thread and
  * process CPU per answered request; with a profile dir, the relays run under `--cpu-prof`
  * (written there when they stop) for `npx speedscope` or Chrome's DevTools. GC=1: the relays run
- * with `--trace-gc`, and each row also prints its main thread's young collections per 1,000
- * requests and the bytes that makes per request (each collection frees a full 2 MB semi-space,
- * the launcher's): allocation, which load on the machine does not move as it moves CPU time.
+ * with `--trace-gc-nvp`, and each row also prints its main thread's young collections per 1,000
+ * requests, the bytes that makes per request (each collection frees a full 2 MB semi-space, the
+ * launcher's), and the bytes V8 says the thread allocated between its collections (each
+ * collection's `allocated=`, summed), per request: allocation, which load on the machine does
+ * not move as it moves CPU time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +22,7 @@ import { runWrk } from './wrk-load.js';
 const [seconds = '5', rounds = '3', profileDir] = process.argv.slice(2);
 const work = mkdtempSync(join(tmpdir(), 'hookport-probe-'));
 const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-const traceGc = process.env.GC === '1' ? ['--trace-gc'] : [];
+const traceGc = process.env.GC === '1' ? ['--trace-gc-nvp'] : [];
 /** The launcher's `--max-semi-space-size=2` (MB): what one young collection frees, once grown. */
 const SEMI_SPACE_BYTES = 2 * 1024 * 1024;
 const sum = (sample: Map<number, number>): number =>
@@ -32,27 +34,43 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   before?: () => Promise<void>;
-  /** Young collections of the main thread so far (GC=1), else undefined. */
-  scavenges?: () => number;
+  /** The main thread's young collections and bytes allocated so far (GC=1), else undefined. */
+  scavenges?: () => GcCount;
+}
+
+interface GcCount {
+  scavenges: number;
+  /** Bytes allocated up to the last collection. */
+  allocated: number;
 }
 
 /**
- * Counts `--trace-gc`'s Scavenge lines per isolate (the main thread's, the writer's, the index's);
- * the main thread's is the one that collects most often under ingress load (the writer thread's
- * young generation sees a batch per commit, the main thread's every request's objects).
+ * Counts `--trace-gc-nvp`'s young collections (`gc=s`) and sums every collection's `allocated=`
+ * per isolate (the main thread's, the writer's, the index's); the main thread's is the one that
+ * collects most often under ingress load (the writer thread's young generation sees a batch per
+ * commit, the main thread's every request's objects).
  */
-function countScavenges(server: ServerProcess<unknown>): () => number {
-  const counts = new Map<string, number>();
+function countScavenges(server: ServerProcess<unknown>): () => GcCount {
+  const counts = new Map<string, GcCount>();
   let rest = '';
   server.child.stdout!.on('data', (chunk: Buffer) => {
     const lines = (rest + chunk.toString('latin1')).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
-      const match = /^\[\d+:(0x[0-9a-f]+)\].*Scavenge/.exec(line);
-      if (match) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + 1);
+      const isolate = /^\[\d+:(0x[0-9a-f]+)\]/.exec(line)?.[1];
+      const allocated = / allocated=(\d+)/.exec(line)?.[1];
+      if (!isolate || allocated === undefined) continue;
+      const count = counts.get(isolate) ?? { scavenges: 0, allocated: 0 };
+      if (line.includes(' gc=s ')) count.scavenges++;
+      count.allocated += Number(allocated);
+      counts.set(isolate, count);
     }
   });
-  return () => Math.max(0, ...counts.values());
+  return () => {
+    let main: GcCount = { scavenges: 0, allocated: 0 };
+    for (const count of counts.values()) if (count.scavenges > main.scavenges) main = count;
+    return { ...main };
+  };
 }
 
 /** BEFORE=<dir>: also runs `<dir>/relay-server.mjs`, an earlier build kept under out/, for A/B. */
@@ -117,6 +135,7 @@ const starters: Record<string, () => Promise<Target>> = {
 const targets: Target[] = [];
 for (const name of wanted) targets.push(await starters[name]!());
 const mains = new Map<string, number[]>();
+const allocations = new Map<string, number[]>();
 try {
   // One round uncounted first: each server's code optimized, its caches warm.
   for (let round = -1; round < Number(rounds); round++) {
@@ -125,7 +144,7 @@ try {
       const pid = target.server.child.pid!;
       await target.before?.();
       const before = [sum(mainThreadCpu(pid)), sum(processesCpu([pid]))];
-      const scavengesBefore = target.scavenges?.() ?? 0;
+      const gcBefore = target.scavenges?.() ?? { scavenges: 0, allocated: 0 };
       const result = await runWrk({
         url: target.url,
         bodyBytes: 1024,
@@ -137,9 +156,14 @@ try {
       const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
       const main = ((sum(mainThreadCpu(pid)) - before[0]!) * 1000) / answered;
       const all = ((sum(processesCpu([pid])) - before[1]!) * 1000) / answered;
-      const scavenged = (target.scavenges?.() ?? 0) - scavengesBefore;
+      const gcAfter = target.scavenges?.() ?? { scavenges: 0, allocated: 0 };
+      const scavenged = gcAfter.scavenges - gcBefore.scavenges;
+      const allocatedKb = (gcAfter.allocated - gcBefore.allocated) / answered / 1024;
+      if (target.scavenges && round >= 0) {
+        allocations.set(target.name, [...(allocations.get(target.name) ?? []), allocatedKb]);
+      }
       const young = target.scavenges
-        ? ` young GCs ${((scavenged * 1000) / answered).toFixed(1)}/1000 (${((scavenged * SEMI_SPACE_BYTES) / answered / 1024).toFixed(1)} KB per request)`
+        ? ` young GCs ${((scavenged * 1000) / answered).toFixed(1)}/1000 (${((scavenged * SEMI_SPACE_BYTES) / answered / 1024).toFixed(1)} KB per request) allocated ${allocatedKb.toFixed(2)} KB per request`
         : '';
       const line = `${Math.round(result.requestsPerSecond)} req/s main ${main.toFixed(0)} µs all ${all.toFixed(0)} µs ${JSON.stringify(result.statuses)}${young}`;
       if (round < 0) continue;
@@ -155,6 +179,13 @@ try {
     console.log(
       `${name.padEnd(16)} ${sorted[0]!.toFixed(0).padStart(5)} ${median.toFixed(0).padStart(5)}`,
     );
+  }
+  if (allocations.size > 0)
+    console.log('\nallocated KB per request, lowest, median and highest round:');
+  for (const [name, values] of allocations) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const [low, mid, high] = [sorted[0]!, sorted[Math.floor(sorted.length / 2)]!, sorted.at(-1)!];
+    console.log(`${name.padEnd(16)} ${[low, mid, high].map((v) => v.toFixed(2)).join(' ')}`);
   }
   // A/B: each round's relay against the earlier build in the same round, the median of those.
   const pairs: Array<[string, string]> = [

@@ -64,7 +64,7 @@ export function accepted(
         automationId,
         input: `PROMPT for ${id}`,
       })),
-      request: { method: 'POST', path: '/webhooks/w/{token}', headers: [['X-Test', 'yes']] },
+      request: { method: 'POST', path: '/webhooks/w/{token}', headers: ['X-Test', 'yes'] },
       eventType: null,
       ...rest,
     },

@@ -119,7 +119,9 @@ export class AlarmMonitor {
     void this.guarded(async () => {
       const touched = new Set<string>();
       for (const delivery of committed) {
-        const state = await this.state(delivery.webhookUid);
+        // A webhook's state is loaded once: no Promise per delivery after that.
+        const state =
+          this.states.get(delivery.webhookUid) ?? (await this.state(delivery.webhookUid));
         if (delivery.label === 'Rejected (auth)')
           state.streak = Math.min(STREAK_CAP, state.streak + 1);
         else if (!SILENT_ON_AUTH.has(delivery.label)) state.streak = 0;

@@ -36,13 +36,13 @@ export function commitEffects(
       deps.storeHealth.committed();
       deps.metrics.countCommitted(committed);
       deps.alarms.onCommitted(committed);
-      const marked = committed.map((d) => ({
-        d,
-        recovered: deps.links.arrived(d.webhookUid, d.identity, d.label === 'Accepted'),
-      }));
+      const arrived = (d: CommittedDelivery): boolean =>
+        deps.links.arrived(d.webhookUid, d.identity, d.label === 'Accepted');
       // Nobody listening (a relay under `serve` with no UI or stream open): no entry is built,
-      // and no payload is read back on the thread that answers senders (issue 25).
-      if (deps.events.listened) liveEntry(marked);
+      // and no payload is read back on the thread that answers senders (issue 25), nor an
+      // object made per delivery to carry one.
+      if (deps.events.listened) liveEntry(committed.map((d) => ({ d, recovered: arrived(d) })));
+      else for (const d of committed) arrived(d);
       if (committed.some((d) => d.runIds.length > 0)) deps.dispatcher.wake();
     },
   };

@@ -4,6 +4,7 @@ import { newDeliveryId, newRunId } from '../ids.js';
 import { describeOutcome, logDelivery } from '../ingress/delivery-line.js';
 import { parseJsonBody } from '../ingress/steps/parse-json.js';
 import type { AcceptItem } from '../store/delivery-batch.js';
+import { flatHeaders } from '../store/request-headers.js';
 import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { requireStoredPayload } from './test-filter.js';
@@ -46,7 +47,7 @@ async function prepareReplay(deps: FullServiceDeps, id: string): Promise<Prepare
       clientAddress: null,
       runs: deps.automationIndex.plan(webhook, replayId, parsed.value, () => newRunId(now), seen),
       replayOf: id,
-      request,
+      request: request && { ...request, headers: flatHeaders(request.headers) },
       eventType: delivery.eventType,
       summary: delivery.summary,
     },

@@ -25,6 +25,20 @@ export interface RequestContext {
   headers: Array<[string, string]>;
 }
 
+/**
+ * The request as the accept path hands it to a store: its headers one flat list, each name
+ * followed by its value (the shape of Node's `rawHeaders`), so that no pair array is built per
+ * header on the thread that answers senders, nor cloned to the writer thread. Stored as
+ * `RequestContext`'s pairs (`headersJson`), so a log entry reads back as before.
+ */
+export interface ReceivedRequest {
+  method: string;
+  /** The request target as received, with a URL token replaced by `{token}`. */
+  path: string;
+  /** In the order received, names as sent: name, value, name, value, … */
+  headers: readonly string[];
+}
+
 export interface AcceptItem {
   id: string;
   webhookUid: string;
@@ -35,7 +49,7 @@ export interface AcceptItem {
   clientAddress: string | null;
   runs: PlannedRun[];
   /** Null where no request was recorded (entries from before request contexts were kept). */
-  request: RequestContext | null;
+  request: ReceivedRequest | null;
   eventType: string | null;
   /** One line about the payload (PRODUCT.md §22), where the accept path parsed it; else null. */
   summary?: string | null;
@@ -62,7 +76,7 @@ export interface RejectionItem {
   /** What the request claimed to be, where that is known without trusting it (metadata only). */
   identity: string | null;
   identitySource: IdentitySource | null;
-  request: RequestContext;
+  request: ReceivedRequest;
   eventType: string | null;
 }
 

@@ -36,9 +36,12 @@ function acceptItem(identity: string, overrides: Partial<AcceptItem> = {}): Acce
       method: 'POST',
       path: `/webhooks/w/${WEBHOOK}`,
       headers: [
-        ['Content-Type', 'application/json'],
-        ['X-Service-Delivery-Id', identity],
-        ['X-Note', 'ünïcode, "quotes" and \\ backslashes'],
+        'Content-Type',
+        'application/json',
+        'X-Service-Delivery-Id',
+        identity,
+        'X-Note',
+        'ünïcode, "quotes" and \\ backslashes',
       ],
     },
     eventType: 'issues.opened',
@@ -61,7 +64,7 @@ function rejection(reason: string): RejectionItem {
     request: {
       method: 'POST',
       path: `/webhooks/w/${WEBHOOK}`,
-      headers: [['Authorization', '[redacted]']],
+      headers: ['Authorization', '[redacted]'],
     },
     eventType: null,
   };

@@ -29,10 +29,7 @@ const accept = (id: string, identity: string, body: Buffer): BatchItem => ({
     request: {
       method: 'POST',
       path: '/webhooks/w/wh_writerthreadtest000000000',
-      headers: [
-        ['X-GitHub-Event', 'push'],
-        ['Authorization', '[redacted]'],
-      ],
+      headers: ['X-GitHub-Event', 'push', 'Authorization', '[redacted]'],
     },
     eventType: 'push',
   } satisfies AcceptItem,

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../store/delivery-batch.js';
+import type { ReceivedRequest } from '../../store/delivery-batch.js';
 
 /**
  * The most header bytes (names and values, as received) a log entry written before the sender
@@ -13,23 +13,26 @@ export const UNAUTHENTICATED_HEADER_BYTES = 4_096;
  * many bytes were left out (0 when all fit).
  */
 export function boundedHeaders(
-  request: RequestContext,
+  request: ReceivedRequest,
   bound: number = UNAUTHENTICATED_HEADER_BYTES,
-): { request: RequestContext; leftOut: number } {
-  const kept: Array<[string, string]> = [];
+): { request: ReceivedRequest; leftOut: number } {
+  const kept: string[] = [];
   let used = 0;
   let leftOut = 0;
-  for (const [name, value] of request.headers) {
+  const { headers } = request;
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = headers[i]!;
+    const value = headers[i + 1]!;
     const bytes = name.length + value.length;
     if (leftOut === 0 && used + bytes <= bound) {
-      kept.push([name, value]);
+      kept.push(name, value);
       used += bytes;
       continue;
     }
     // What is left of the bound, less one for the ellipsis; nothing once a header was cut.
     const room = leftOut === 0 ? bound - used - name.length - 1 : 0;
     if (room > 0) {
-      kept.push([name, `${value.slice(0, room)}…`]);
+      kept.push(name, `${value.slice(0, room)}…`);
       leftOut += value.length - room;
     } else {
       leftOut += bytes;

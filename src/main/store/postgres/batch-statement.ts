@@ -1,6 +1,7 @@
 import type { BatchItem } from '../delivery-batch.js';
 import { replayReason } from '../batch-records.js';
 import { signatureClaim, type SignatureClaim } from '../signature-claims.js';
+import { headersJson } from '../request-headers.js';
 
 /**
  * The most items a batch statement takes: two bind parameters per payload, and PostgreSQL
@@ -197,7 +198,7 @@ function entryColumns(pending: BatchItem): unknown[] {
     item.eventType,
     request?.method ?? null,
     request?.path ?? null,
-    request ? JSON.stringify(request.headers) : null,
+    request ? headersJson(request.headers) : null,
     pending.kind === 'reject' ? null : (pending.item.summary ?? null),
   ];
 }

@@ -5,11 +5,12 @@ import type {
   BatchItem,
   BatchResult,
   DeliveryBatchStore,
-  RequestContext,
+  ReceivedRequest,
 } from '../delivery-batch.js';
 import { oneByOneNow } from '../delivery-batch.js';
 import { acceptedRecord, rejectedRecord, type AcceptDecision } from '../batch-records.js';
 import type { DeliveryRecord } from '../deliveries.js';
+import { headersJson } from '../request-headers.js';
 import { signatureClaim } from '../signature-claims.js';
 
 export interface BatchStoreOptions {
@@ -64,10 +65,10 @@ export function sqliteBatchCommitter(
     INSERT INTO runs (id, automation_id, delivery_id, webhook_uid, status, input, created_at)
     VALUES (?, ?, ?, ?, 'queued', ?, ?)`);
 
-  const write = (row: DeliveryRecord, request: RequestContext | null): DeliveryRecord => {
+  const write = (row: DeliveryRecord, request: ReceivedRequest | null): DeliveryRecord => {
     insertDelivery.run(row);
     if (request) {
-      insertRequest.run(row.id, request.method, request.path, JSON.stringify(request.headers));
+      insertRequest.run(row.id, request.method, request.path, headersJson(request.headers));
     }
     return row;
   };

@@ -9,6 +9,7 @@ import type { BatchStoreOptions } from './batch-store.js';
 import {
   bodyBytes,
   fromThreadError,
+  withOutcomes,
   withSharedBodies,
   type FromWriterThread,
   type ToWriterThread,
@@ -253,7 +254,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
         const waiting = this.waiting.get(message.id);
         this.waiting.delete(message.id);
         if (waiting) this.scratch.give(waiting.scratch);
-        if (message.type === 'committed') waiting?.resolve(message.result);
+        if (message.type === 'committed') waiting?.resolve(withOutcomes(message.result));
         else waiting?.reject(fromThreadError(message.error));
         this.idle();
       });

@@ -1,4 +1,4 @@
-import type { BatchItem, BatchResult } from '../delivery-batch.js';
+import type { AcceptOutcome, BatchItem, BatchResult } from '../delivery-batch.js';
 import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 import type { ThreadScript } from './thread-script.js';
@@ -19,6 +19,30 @@ export type ToWriterThread =
   /** Retention runs here too, in paced slices between commits (retention.ts). */
   | { type: 'prune'; id: number; policy: RetentionPolicy; now: number };
 
+/**
+ * A commit's result as it crosses back: without its outcomes, which the main thread reads off the
+ * committed rows (`withOutcomes`), so that each accepted delivery's ID and label are not cloned
+ * twice into the thread that answers senders.
+ */
+export type CommittedBatch = Omit<BatchResult, 'outcomes'>;
+
+export function withoutOutcomes({ outcomes: _outcomes, ...rest }: BatchResult): CommittedBatch {
+  return rest;
+}
+
+/** The result again, its outcomes those of its accept rows (Accepted or Duplicate), in order. */
+export function withOutcomes(result: CommittedBatch): BatchResult {
+  const outcomes: AcceptOutcome[] = [];
+  for (const row of result.committed) {
+    if (row.label === 'Accepted') {
+      outcomes.push({ label: 'Accepted', deliveryId: row.id, runIds: row.runIds });
+    } else if (row.label === 'Duplicate') {
+      outcomes.push({ label: 'Duplicate', deliveryId: row.id, duplicateOf: row.duplicateOf! });
+    }
+  }
+  return { outcomes, ...result };
+}
+
 /** An error as it crosses the thread boundary: SQLite's code (SQLITE_BUSY, …) survives. */
 export interface ThreadError {
   name: string;
@@ -29,7 +53,7 @@ export interface ThreadError {
 export type FromWriterThread =
   | { type: 'ready' }
   | { type: 'open-failed'; error: ThreadError }
-  | { type: 'committed'; id: number; result: BatchResult }
+  | { type: 'committed'; id: number; result: CommittedBatch }
   | { type: 'failed'; id: number; error: ThreadError }
   /** After a search index slice that indexed something: whether entries are still queued. */
   | { type: 'indexed'; more: boolean }

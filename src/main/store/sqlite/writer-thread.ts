@@ -25,6 +25,7 @@ import {
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
+  withoutOutcomes,
 } from './writer-thread-protocol.js';
 
 const port = parentPort;
@@ -84,7 +85,7 @@ if (writer) {
       reportSlow('accept', tookMs, `${message.batch.length} deliveries`);
       const busyMs = tookMs + message.batch.length * ACCEPT_MS_PER_DELIVERY;
       indexThread.tell({ type: 'busy', busyMs });
-      send({ type: 'committed', id: message.id, result });
+      send({ type: 'committed', id: message.id, result: withoutOutcomes(result) });
     } catch (error) {
       send({ type: 'failed', id: message.id, error: toThreadError(error) });
     }
