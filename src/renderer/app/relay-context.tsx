@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Factory } from '../../shared/contract/factories.js';
 import type { RelayStatus } from '../../shared/contract/relay.js';
+import { useRelayEvents } from './client-context.js';
 import { AGGREGATE_RELOAD_MS, onChanged, useCall } from './use-call.js';
 import { useInterval } from './use-interval.js';
 
@@ -27,13 +28,13 @@ export function RelayProvider({
   children: ReactNode;
   fallback: (error: ReturnType<typeof useCall>['error']) => ReactNode;
 }): ReactNode {
-  const status = useCall(
-    'relay.status',
-    {},
-    (e) => e.type === 'delivery' || onChanged('settings')(e),
-    AGGREGATE_RELOAD_MS,
-  );
+  const status = useCall('relay.status', {}, (e) => e.type === 'delivery', AGGREGATE_RELOAD_MS);
   useInterval(status.reload, STATUS_REFRESH_MS);
+  // A setting or the tunnel's state (rare events) shows at once, not after a delivery burst's
+  // gathering time: a tunnel that came up within it was never shown starting.
+  useRelayEvents((event) => {
+    if (onChanged('settings')(event)) status.reload();
+  });
   const factories = useCall('factories.list', {}, onChanged('webhooks', 'settings'));
   const factory = factories.data?.items.find((f) => f.id === 'default');
   if (!status.data || !factory) return fallback(status.error ?? factories.error);

@@ -150,7 +150,8 @@ export const TestFilterPanel = memo(function TestFilterPanel({
       {reason !== null ? (
         <p className="muted test-reason">{reason}</p>
       ) : (
-        <div className={stale ? 'test-result stale' : 'test-result'} aria-busy={stale}>
+        // Only a previous verdict is dimmed: "Testing…" dimmed fell below WCAG's contrast.
+        <div className={stale && test.data ? 'test-result stale' : 'test-result'} aria-busy={stale}>
           <ErrorNote error={test.error} />
           {test.data && <FilterVerdict result={test.data} />}
           {payload && !payload.passed && <FailingPaths failures={payload.failures} />}
