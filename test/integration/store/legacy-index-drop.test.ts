@@ -1,20 +1,16 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
 import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
 import { DROP_ROWS } from '../../../src/main/store/sqlite/legacy-index-drop.js';
-import { runMigrations } from '../../../src/main/store/sqlite/migrate.js';
-import { createSearchIndex, indexRows } from '../../../src/main/store/sqlite/search-index.js';
+import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
 import { seedLog } from '../../support/seed-log.js';
+import { writeVersion16File } from '../../support/version-16-file.js';
 
 const UID = 'wh_legacy_drop';
 const ENTRIES = 3_000;
-const BIRDS = ['kestrel', 'osprey', 'heron', 'wren'] as const;
-const PADDING = 'lorem ipsum dolor sit amet '.repeat(30);
 
 /**
  * A relay migrated from version 16 gives its old in-file index back once the index file has been
@@ -30,18 +26,7 @@ describe("a migrated relay's old search index, given back", () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'hookport-legacy-drop-'));
     file = join(dir, 'hookport.sqlite');
-    // A file as version 16 left it, its index built there (as that relay's indexer did).
-    const old = new Database(file);
-    runMigrations(
-      old,
-      schemaVersions.filter((v) => v.version < 17),
-    );
-    seedLog(old, UID, ENTRIES, {
-      bodyOf: (i) => JSON.stringify({ n: i, bird: BIRDS[i % 4], note: PADDING }),
-      labelOf: () => 'Accepted',
-    });
-    old.exec(`${indexRows('main')}; DELETE FROM delivery_search_pending`);
-    old.close();
+    writeVersion16File(file, UID, ENTRIES);
     db = openDatabase(file);
     index = createSearchIndex(db);
   });

@@ -1,19 +1,15 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaVersions } from '../../../src/main/store/schema-versions.js';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
 import { createDeliveriesRepository } from '../../../src/main/store/sqlite/deliveries-repo.js';
-import { runMigrations } from '../../../src/main/store/sqlite/migrate.js';
-import { createSearchIndex, indexRows } from '../../../src/main/store/sqlite/search-index.js';
+import { createSearchIndex } from '../../../src/main/store/sqlite/search-index.js';
 import { seedLog } from '../../support/seed-log.js';
+import { writeVersion16File } from '../../support/version-16-file.js';
 
 const UID = 'wh_rebuild_queued';
 const ENTRIES = 3_000;
-const BIRDS = ['kestrel', 'osprey', 'heron', 'wren'] as const;
-const PADDING = 'lorem ipsum dolor sit amet '.repeat(30);
 /**
  * Left queued by the version-16 relay: every fifth entry of the newer half (large entries wait
  * for a quiet moment while smaller, newer ones go past them), all inside the rebuild's range.
@@ -40,19 +36,7 @@ describe("a migrated relay's queued entries, indexed ahead of the rebuild", () =
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'hookport-rebuild-queued-'));
     file = join(dir, 'hookport.sqlite');
-    const old = new Database(file);
-    runMigrations(
-      old,
-      schemaVersions.filter((v) => v.version < 17),
-    );
-    seedLog(old, UID, ENTRIES, {
-      bodyOf: (i) => JSON.stringify({ n: i, bird: BIRDS[i % 4], note: PADDING }),
-      labelOf: () => 'Accepted',
-    });
-    old.function('left_queued', (rowid: number) => (leftQueued(rowid) ? 1 : 0));
-    old.exec(`${indexRows('main')} WHERE NOT left_queued(d.rowid);
-      DELETE FROM delivery_search_pending WHERE NOT left_queued(delivery_rowid)`);
-    old.close();
+    writeVersion16File(file, UID, ENTRIES, leftQueued);
     db = openDatabase(file);
     index = createSearchIndex(db);
   });
