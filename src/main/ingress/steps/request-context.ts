@@ -7,7 +7,8 @@ import type { IngressTarget } from './match-path.js';
 
 /**
  * The request as the log keeps it: method, the target with a URL token as `{token}`, and the
- * headers in received order with names as sent, one flat list (name, value, …). Node's header limit (16 KB by default) bounds it.
+ * headers in received order with names as sent, one flat list (name, value, …). Node's header
+ * limit (16 KB by default) bounds it.
  * Built only for a request that gets a log entry: a 429 needs none, and a request waiting for its
  * commit does not carry it.
  */

@@ -71,8 +71,8 @@ interface Counted {
  * A search's exact total (PRODUCT.md §14), counted once through the trigram indexes (with
  * parallel workers; a time range's entries one by one when they are few, or fewer than a common
  * text's candidates) and then kept in this relay's memory: the next list, page or refresh counts
- * only the entries indexed since, by their order (migration 18: numbers commit in order, so no entry can join below the
- * highest one a count saw), each tested row by row. Never kept:
+ * only the entries indexed since, by their order (migration 18: numbers commit in order, so no
+ * entry can join below the highest one a count saw), each tested row by row. Never kept:
  * - the entries still queued for the index: tested row by row at every read (few: the indexers
  *   keep up), so an entry is found and counted from its 202 on;
  * - a count once an entry it counted is gone (retention, a delete, from either relay): the

@@ -134,9 +134,6 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     'INSERT OR IGNORE INTO main.delivery_search_ahead (delivery_rowid) VALUES (?)',
   );
   const clearAhead = db.prepare('DELETE FROM main.delivery_search_ahead');
-  const anyAhead = db
-    .prepare<[], number>('SELECT EXISTS (SELECT 1 FROM main.delivery_search_ahead)')
-    .pluck();
   const isAhead = (rowid: string): string =>
     `EXISTS (SELECT 1 FROM main.delivery_search_ahead a WHERE a.delivery_rowid = ${rowid})`;
   const dequeueForgotten = logDb.prepare<[string]>(
@@ -259,7 +256,8 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
         upTo = end;
         rebuiltUpTo.run(upTo);
       }
-      if (anyAhead.get() === 1) clearAhead.run();
+      // The rebuild ended in this slice: its marks go with it (none is made once it is done).
+      if (rebuilt < legacy) clearAhead.run();
       return done(false);
     },
   );
