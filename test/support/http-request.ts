@@ -46,3 +46,29 @@ export function httpRequest(
     req.end(options.body);
   });
 }
+
+/**
+ * A POST with its header lines exactly as given (order, case, repeats, bytes), as a real sender's
+ * stack writes them, after a Host line; resolves with the status and the delivery ID answered.
+ */
+export function postRawHeaders(
+  url: string,
+  pairs: Array<[string, string]>,
+  body: string,
+): Promise<{ status: number; deliveryId: string | undefined }> {
+  const flat = [['Host', new URL(url).host], ...pairs].flat();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: flat, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          delivery_id?: string;
+        };
+        resolve({ status: res.statusCode ?? 0, deliveryId: parsed.delivery_id });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,34 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
+import { postRawHeaders } from '../../support/http-request.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { createSignatureWebhook } from '../signatures/support/relay-calls.js';
 import { nowSeconds, SENDERS } from '../signatures/support/senders.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
-
-/** Sends raw header lines exactly as given (order, case, repeats), as a real sender's stack does. */
-function sendRaw(
-  url: string,
-  pairs: Array<[string, string]>,
-  body: string,
-): Promise<{ status: number; deliveryId: string | undefined }> {
-  const flat = [['Host', new URL(url).host], ...pairs].flat();
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: flat, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          delivery_id?: string;
-        };
-        resolve({ status: res.statusCode ?? 0, deliveryId: parsed.delivery_id });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const github = SENDERS.find((s) => s.scheme === 'github')!;
 
@@ -51,7 +28,7 @@ describe('GET /api/deliveries/:id: the request as received (§13)', () => {
       ['Content-Type', 'application/json; charset=utf-8'],
       ['Content-Length', String(body.length)],
     ];
-    const sent = await sendRaw(`${webhook.ingressUrl}?source=ci`, pairs, body);
+    const sent = await postRawHeaders(`${webhook.ingressUrl}?source=ci`, pairs, body);
     expect(sent.status).toBe(202);
 
     const entry = await getDelivery(relay, sent.deliveryId!);
@@ -76,7 +53,7 @@ describe('GET /api/deliveries/:id: the request as received (§13)', () => {
     const { webhook, ingressUrl } = await createSignatureWebhook(relay, github);
     const body = '{"action":"opened"}';
     const signed = github.sign(Buffer.from(body), github.otherSecret, nowSeconds(), randomUUID());
-    const sent = await sendRaw(
+    const sent = await postRawHeaders(
       ingressUrl,
       [
         ['X-GitHub-Event', 'pull_request'],
@@ -104,7 +81,7 @@ describe('GET /api/deliveries/:id: the request as received (§13)', () => {
 
   it('says "not recorded" (null) for entries logged before requests were kept', async () => {
     const { ingressUrl, secret } = await relay.createWebhook({ name: 'old' });
-    const sent = await sendRaw(ingressUrl, [['Authorization', `Bearer ${secret}`]], '{}');
+    const sent = await postRawHeaders(ingressUrl, [['Authorization', `Bearer ${secret}`]], '{}');
     // What migration 003 leaves for an entry written before it: no request_contexts row.
     sqliteDbOf(relay.core.store)
       .prepare('DELETE FROM request_contexts WHERE delivery_id = ?')

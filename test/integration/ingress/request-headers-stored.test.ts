@@ -1,30 +1,8 @@
-import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDelivery, waitForDeliveries } from '../../support/deliveries.js';
+import { postRawHeaders } from '../../support/http-request.js';
 import { startTestRelay, type TestRelay } from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
-
-/** Sends raw header lines exactly as given (order, case, repeats, bytes); resolves with the answer. */
-function sendRaw(
-  url: string,
-  pairs: Array<[string, string]>,
-  body: string,
-): Promise<{ status: number; deliveryId?: string }> {
-  const flat = [['Host', new URL(url).host], ...pairs].flat();
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: flat, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const parsed = JSON.parse(text) as { delivery_id?: string };
-        resolve({ status: res.statusCode ?? 0, deliveryId: parsed.delivery_id });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Node's client writes a header value as UTF-8; the relay, as HTTP says, reads its bytes as Latin-1. */
 const asReceived = (value: string): string => Buffer.from(value, 'utf8').toString('latin1');
@@ -50,7 +28,7 @@ describe.each(storeKinds)('the request headers a log entry keeps (%s)', (storeKi
       ['Cookie', 'session=abc'],
       ['Content-Length', String(body.length)],
     ];
-    const sent = await sendRaw(webhook.ingressUrl, pairs, body);
+    const sent = await postRawHeaders(webhook.ingressUrl, pairs, body);
     expect(sent.status).toBe(202);
 
     const entry = await getDelivery(relay, sent.deliveryId!);
@@ -73,7 +51,7 @@ describe.each(storeKinds)('the request headers a log entry keeps (%s)', (storeKi
       ['x-repeated', `b ${String.fromCharCode(0xe9)} "\\`],
       ['Content-Length', String(body.length)],
     ];
-    const sent = await sendRaw(webhook.ingressUrl, pairs, body);
+    const sent = await postRawHeaders(webhook.ingressUrl, pairs, body);
     expect(sent.status).toBe(401);
     // A refusal reaches the log with the next commit, a moment after its answer.
     const [refused] = await waitForDeliveries(relay, webhook.uid, 1);
