@@ -28,6 +28,12 @@ const deliveryLine = (d: Delivery & { webhookName?: string | null }): string =>
     .filter((part) => part !== '')
     .join('  ');
 
+/** The list is asked for its exact total (the default); an answer without one is a relay fault. */
+function exactTotal(total: number | undefined): number {
+  if (total === undefined) throw new Error('The relay answered a page without its total.');
+  return total;
+}
+
 export const searchDeliveries = defineTool({
   name: 'search_deliveries',
   title: 'Search deliveries',
@@ -76,7 +82,7 @@ export const searchDeliveries = defineTool({
     const items = merged.slice(0, limit);
     const more = merged.length > limit || pages.some((p) => p.nextBefore !== null);
     const nextBefore = more && items.length > 0 ? items[items.length - 1]!.id : null;
-    const total = pages.reduce((sum, p) => sum + p.total, 0);
+    const total = pages.reduce((sum, p) => sum + exactTotal(p.total), 0);
     const scope = webhook === undefined ? `${webhooks.length} webhook(s)` : `webhook ${webhook}`;
     return {
       structured: { items, total, nextBefore },

@@ -3,6 +3,7 @@ import {
   VOLUME_BUCKETS,
   type LabelCounts,
 } from '../../shared/contract/deliveries.js';
+import type { ParsedInput } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { DELIVERY_LABELS } from '../../shared/labels.js';
 import type { DeliveryWriter } from '../store/delivery-writer.js';
@@ -17,6 +18,23 @@ const HOUR_MS = 60 * 60_000;
 const emptyCounts = (): LabelCounts =>
   Object.fromEntries(DELIVERY_LABELS.map((label) => [label, 0])) as LabelCounts;
 
+type Narrowing = Omit<ParsedInput<'deliveries.count'>, 'uid'>;
+
+/**
+ * The filter a page and its total share, for a webhook that exists or existed: a deleted
+ * webhook's log stays readable, automations may still point at it.
+ */
+async function logFilter(deps: ServiceDeps, uid: string, narrowing: Narrowing) {
+  const webhook = await deps.webhooks.get(uid);
+  if (!webhook) throw new ApiError('not_found', `No webhook ${uid}.`);
+  const { label, labels, identity, q, eventType, from, to } = narrowing;
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
+  }
+  const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
+  return { webhook, filter: { labels: wanted, identity, q, eventType, from, to } };
+}
+
 /**
  * Reads of the log first wait for the batch being written: a rejection is answered before its
  * entry is committed (it rides the next batch), and what the relay has answered is in what the
@@ -26,40 +44,34 @@ export function deliveryHandlers(
   deps: ServiceDeps & { writer: Pick<DeliveryWriter, 'settled'> },
 ): Pick<
   ServiceHandlers,
-  'deliveries.list' | 'deliveries.get' | 'deliveries.activity' | 'deliveries.volume'
+  | 'deliveries.list'
+  | 'deliveries.count'
+  | 'deliveries.get'
+  | 'deliveries.activity'
+  | 'deliveries.volume'
 > {
   return {
-    'deliveries.list': async ({
-      uid,
-      limit,
-      before,
-      label,
-      labels,
-      identity,
-      q,
-      eventType,
-      from,
-      to,
-    }) => {
+    'deliveries.list': async ({ uid, limit, before, total, ...narrowing }) => {
       await deps.writer.settled();
-      // A deleted webhook's log stays readable: automations may still point at it.
-      const webhook = await deps.webhooks.get(uid);
-      if (!webhook) throw new ApiError('not_found', `No webhook ${uid}.`);
-      if (from !== undefined && to !== undefined && from > to) {
-        throw new ApiError('invalid_input', 'from: must not be later than to', 'from');
-      }
-      const wanted = [...new Set([...(labels ?? []), ...(label ? [label] : [])])];
-      const filter = { labels: wanted, identity, q, eventType, from, to };
+      const { webhook, filter } = await logFilter(deps, uid, narrowing);
       const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
+      const q = filter.q;
       const matches = q === undefined ? null : await searchMatches(deps, q, page.items);
+      const items = (await withReadSummaries(deps, webhook, page.items)).map((record) => {
+        const match = matches?.get(record.id);
+        return match === undefined ? deliveryJson(record) : { ...deliveryJson(record), match };
+      });
+      if (total === 'later') return { items, nextBefore: page.nextBefore };
       return {
-        items: (await withReadSummaries(deps, webhook, page.items)).map((record) => {
-          const match = matches?.get(record.id);
-          return match === undefined ? deliveryJson(record) : { ...deliveryJson(record), match };
-        }),
+        items,
         nextBefore: page.nextBefore,
         total: await deps.deliveries.count(uid, filter),
       };
+    },
+    'deliveries.count': async ({ uid, ...narrowing }) => {
+      await deps.writer.settled();
+      const { filter } = await logFilter(deps, uid, narrowing);
+      return { total: await deps.deliveries.count(uid, filter) };
     },
     'deliveries.get': async ({ id }) => {
       await deps.writer.settled();

@@ -100,41 +100,61 @@ export const webhookActivitySchema = z.object({
 });
 export type WebhookActivity = z.infer<typeof webhookActivitySchema>;
 
+export const TOTAL_MODES = ['exact', 'later'] as const;
+
+/** What narrows a webhook's log: the same for its pages and its exact total. */
+const deliveryFilterSchema = z.object({
+  uid: webhookUidSchema,
+  /** Only entries with this label. */
+  label: z
+    .enum(DELIVERY_LABELS, { error: () => `must be one of: ${DELIVERY_LABELS.join(', ')}` })
+    .optional(),
+  /** Only entries with this identity (the sender's delivery ID, or the body's SHA-256). */
+  identity: z.string().min(1).max(1024).optional(),
+  /** Only entries with any of these labels (comma-separated); with `label`, either. */
+  labels: labelList.optional(),
+  /** A substring of the delivery ID, identity, event type or payload text; any case. */
+  q: z
+    .string()
+    .min(SEARCH_MIN_LENGTH, `must be at least ${SEARCH_MIN_LENGTH} characters`)
+    .max(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`)
+    .optional(),
+  eventType: z.string().min(1).max(200).optional(),
+  /** Received at or after (ISO 8601 or epoch ms). */
+  from: timeBound.optional(),
+  /** Received at or before (ISO 8601 or epoch ms). */
+  to: timeBound.optional(),
+});
+
 export const deliveryMethods = {
   'deliveries.list': method({
     role: 'view',
     summary: 'Recent deliveries of a webhook, newest first',
     http: { method: 'GET', path: '/api/webhooks/:uid/deliveries' },
-    input: z.object({
-      uid: webhookUidSchema,
+    input: deliveryFilterSchema.extend({
       limit: z.coerce.number().int().min(1).max(DELIVERY_PAGE_MAX).default(50),
       before: deliveryIdSchema.optional(),
-      /** Only entries with this label. */
-      label: z
-        .enum(DELIVERY_LABELS, { error: () => `must be one of: ${DELIVERY_LABELS.join(', ')}` })
-        .optional(),
-      /** Only entries with this identity (the sender's delivery ID, or the body's SHA-256). */
-      identity: z.string().min(1).max(1024).optional(),
-      /** Only entries with any of these labels (comma-separated); with `label`, either. */
-      labels: labelList.optional(),
-      /** A substring of the delivery ID, identity, event type or payload text; any case. */
-      q: z
-        .string()
-        .min(SEARCH_MIN_LENGTH, `must be at least ${SEARCH_MIN_LENGTH} characters`)
-        .max(SEARCH_MAX_LENGTH, `must be at most ${SEARCH_MAX_LENGTH} characters`)
-        .optional(),
-      eventType: z.string().min(1).max(200).optional(),
-      /** Received at or after (ISO 8601 or epoch ms). */
-      from: timeBound.optional(),
-      /** Received at or before (ISO 8601 or epoch ms). */
-      to: timeBound.optional(),
+      /**
+       * `later`: the page without `total` (a common text's first count can take seconds on a
+       * week's log); read it from `deliveries.count`. The UI shows a search's page at once.
+       */
+      total: z
+        .enum(TOTAL_MODES, { error: () => `must be one of: ${TOTAL_MODES.join(', ')}` })
+        .default('exact'),
     }),
     output: z.object({
       items: z.array(deliverySchema),
       nextBefore: z.string().nullable(),
-      /** How many entries match the filters, on every page (`before` aside). */
-      total: z.number().int(),
+      /** How many entries match the filters, on every page (`before` aside); not with `total=later`. */
+      total: z.number().int().optional(),
     }),
+  }),
+  'deliveries.count': method({
+    role: 'view',
+    summary: 'How many entries of a webhook match the filters (the exact total of deliveries.list)',
+    http: { method: 'GET', path: '/api/webhooks/:uid/deliveries/count' },
+    input: deliveryFilterSchema,
+    output: z.object({ total: z.number().int() }),
   }),
   'deliveries.activity': method({
     role: 'view',

@@ -26,7 +26,7 @@ describe('the MCP endpoint on the admin listener', () => {
       body,
     });
   const deliveryCount = async (uid: string): Promise<number> =>
-    (await relay.call('deliveries.list', { uid })).total;
+    (await relay.call('deliveries.count', { uid })).total;
 
   let uid: string;
   beforeAll(async () => {

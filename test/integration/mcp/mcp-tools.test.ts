@@ -51,7 +51,7 @@ describe.each<McpTransportKind>(['http', 'stdio'])('the MCP server over %s', (ki
   };
 
   const deliveryCount = async (): Promise<number> =>
-    (await relay.call('deliveries.list', { uid })).total;
+    (await relay.call('deliveries.count', { uid })).total;
 
   beforeAll(async () => {
     relay = await startTestRelay();

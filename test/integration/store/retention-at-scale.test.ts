@@ -131,7 +131,7 @@ describe('retention on a large log (sqlite)', () => {
   it('pages consistently to the end of the pruned log', async () => {
     const seen: string[] = [];
     let before: string | null = null;
-    let total: number;
+    let total: number | undefined;
     do {
       const page = await list(busy.webhook.uid, {
         limit: 500,

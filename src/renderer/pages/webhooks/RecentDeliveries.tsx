@@ -49,14 +49,18 @@ const plural = (n: number): string => (n === 1 ? 'delivery' : 'deliveries');
 
 /** "1,204 of 21,000 deliveries, newest first · live", or why there is no count yet. */
 function statusText(
-  total: number,
+  total: number | null,
   all: number | undefined,
   filtered: boolean,
   jumpTo: number | null,
 ): string {
-  const count = filtered
-    ? `${formatCount(total)} of ${all === undefined ? '…' : formatCount(all)} ${plural(all ?? 2)}`
-    : `${formatCount(total)} ${plural(total)}`;
+  const of = `${all === undefined ? '…' : formatCount(all)} ${plural(all ?? 2)}`;
+  const count =
+    total === null
+      ? `Counting the matches among ${of}`
+      : filtered
+        ? `${formatCount(total)} of ${of}`
+        : `${formatCount(total)} ${plural(total)}`;
   if (jumpTo !== null) {
     const at = new Date(jumpTo).toLocaleString(undefined, {
       dateStyle: 'medium',
@@ -88,8 +92,8 @@ export function RecentDeliveries({
   const filtered = isFiltered(query);
   const log = useDeliveryLog(query);
   const everything = useCall(
-    'deliveries.list',
-    filtered ? { uid: webhook.uid, limit: 1 } : null,
+    'deliveries.count',
+    filtered ? { uid: webhook.uid } : null,
     (event) => event.type === 'delivery' && event.delivery.webhookUid === webhook.uid,
     AGGREGATE_RELOAD_MS,
   );
@@ -221,7 +225,7 @@ export function RecentDeliveries({
               ? 'Loading…'
               : statusText(
                   log.total,
-                  filtered ? everything.data?.total : log.total,
+                  filtered ? everything.data?.total : (log.total ?? undefined),
                   filtered,
                   query.jumpTo,
                 )}

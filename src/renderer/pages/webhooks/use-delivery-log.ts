@@ -19,8 +19,8 @@ interface LogState {
   key: string;
   items: Delivery[];
   nextBefore: string | null;
-  /** Entries matching the filters, on every page (as the relay counted them). */
-  total: number;
+  /** Entries matching the filters, on every page (as the relay counted them); null while counted. */
+  total: number | null;
   error?: ApiError;
   /** IDs that arrived live, for a moment's highlight. */
   fresh: ReadonlySet<string>;
@@ -30,22 +30,39 @@ function readPage(
   client: ContractClient,
   query: LogQuery,
   before: string | undefined,
-): Promise<{ items: Delivery[]; nextBefore: string | null; total: number }> {
+): Promise<{ items: Delivery[]; nextBefore: string | null; total?: number }> {
   const start = before ?? (query.jumpTo !== null ? idFloor(query.jumpTo + 1) : undefined);
   return client.call('deliveries.list', pageInput(query, start));
 }
+
+/**
+ * A text search's page comes without its total, which is read apart: the first count of a
+ * common text can take seconds on a week's log (PostgreSQL), and the page is there at once.
+ */
+const totalLater = (query: LogQuery): boolean => query.q !== '';
 
 function pageInput(query: LogQuery, start: string | undefined) {
   return {
     uid: query.uid,
     limit: PAGE_SIZE,
     ...(start ? { before: start } : {}),
+    ...narrowing(query),
+    ...(totalLater(query) ? { total: 'later' as const } : {}),
+  };
+}
+
+function narrowing(query: LogQuery) {
+  return {
     ...(query.labels.length > 0 ? { labels: query.labels.join(',') } : {}),
     ...(query.q !== '' ? { q: query.q } : {}),
     ...(query.eventType !== '' ? { eventType: query.eventType } : {}),
     ...(query.from !== null ? { from: query.from } : {}),
     ...(query.to !== null ? { to: query.to } : {}),
   };
+}
+
+async function readTotal(client: ContractClient, query: LogQuery): Promise<number> {
+  return (await client.call('deliveries.count', { uid: query.uid, ...narrowing(query) })).total;
 }
 
 const contains = (text: string | null, needle: string): boolean =>
@@ -97,6 +114,15 @@ export function useDeliveryLog(query: LogQuery) {
 
   const mine = state?.key === key ? state : undefined;
 
+  /** The total of a page that came without one, once the relay has counted it. */
+  const countLater = useCallback(() => {
+    readTotal(client, JSON.parse(key) as LogQuery).then(
+      (total) => setState((prev) => (prev?.key === key ? { ...prev, total } : prev)),
+      (error: unknown) =>
+        setState((prev) => (prev?.key === key ? { ...prev, error: toApiError(error) } : prev)),
+    );
+  }, [client, key]);
+
   const loadMore = useCallback(() => {
     if (!mine?.nextBefore || loadingMore.current) return;
     loadingMore.current = true;
@@ -110,7 +136,7 @@ export function useDeliveryLog(query: LogQuery) {
                   ...prev,
                   items: appendOlder(prev.items, page.items),
                   nextBefore: page.nextBefore,
-                  total: page.total,
+                  total: page.total ?? prev.total,
                 }
               : prev,
           ),
@@ -128,7 +154,7 @@ export function useDeliveryLog(query: LogQuery) {
     headTimer.current = setTimeout(() => {
       const parsed = JSON.parse(key) as LogQuery;
       readPage(client, parsed, undefined).then(
-        (page) =>
+        (page) => {
           setState((prev) => {
             if (prev?.key !== key) return prev;
             const known = new Set(prev.items.map((item) => item.id));
@@ -136,16 +162,18 @@ export function useDeliveryLog(query: LogQuery) {
             return {
               ...prev,
               items: added.reduce(insert, prev.items),
-              total: page.total,
+              total: page.total ?? prev.total,
               fresh: new Set([...prev.fresh, ...added.map((item) => item.id)]),
             };
-          }),
+          });
+          if (page.total === undefined) countLater();
+        },
         () => {
           // The next event tries again; the list keeps what it has.
         },
       );
     }, HEAD_REFRESH_MS);
-  }, [client, key]);
+  }, [client, key, countLater]);
 
   useEffect(() => {
     let current = true;
@@ -159,7 +187,9 @@ export function useDeliveryLog(query: LogQuery) {
         if (prefetched) refreshHead();
         const arrived = early.current.key === key ? early.current.items : [];
         const items = parsed.jumpTo === null ? arrived.reduce(insert, page.items) : page.items;
-        setState({ key, items, nextBefore: page.nextBefore, total: page.total, fresh: new Set() });
+        const total = page.total ?? null;
+        setState({ key, items, nextBefore: page.nextBefore, total, fresh: new Set() });
+        if (total === null) countLater();
       },
       (error: unknown) => {
         if (current)
@@ -177,7 +207,7 @@ export function useDeliveryLog(query: LogQuery) {
       current = false;
       clearTimeout(headTimer.current);
     };
-  }, [client, key, refreshHead]);
+  }, [client, key, refreshHead, countLater]);
 
   // Back after the relay was away: what arrived meanwhile sent no event here; read the head.
   const { epoch } = useConnection();
@@ -205,11 +235,13 @@ export function useDeliveryLog(query: LogQuery) {
     setState((prev) => {
       if (prev?.key !== key || prev.items.some((item) => item.id === delivery.id)) return prev;
       // A list started at a date shows nothing newer; its total still counts the new entry.
-      if (query.jumpTo !== null) return { ...prev, total: prev.total + 1 };
+      // A total still being counted is read after this entry's commit, and includes it.
+      const total = prev.total === null ? null : prev.total + 1;
+      if (query.jumpTo !== null) return { ...prev, total };
       return {
         ...prev,
         items: insert(prev.items, delivery),
-        total: prev.total + 1,
+        total,
         fresh: new Set([...prev.fresh, delivery.id]),
       };
     });
@@ -220,7 +252,8 @@ export function useDeliveryLog(query: LogQuery) {
     loading: mine === undefined,
     error: mine?.error,
     hasMore: mine?.nextBefore != null,
-    total: mine?.total ?? 0,
+    /** null while the relay counts a search's matches. */
+    total: mine ? mine.total : 0,
     fresh: mine?.fresh ?? new Set<string>(),
     /** The arrival highlight has played: a row scrolled back into view must not replay it. */
     settle,
