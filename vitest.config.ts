@@ -8,8 +8,13 @@ const ISOLATED_E2E = isolatedIntegrationFiles(import.meta.dirname, 'test/e2e');
 export default defineConfig({
   test: {
     // Child relays, CLI runs and browser tests run the build; a stale one is rebuilt first.
-    // One PostgreSQL cluster for the run, started when a test first asks for it.
-    globalSetup: ['test/support/fresh-build.ts', 'test/support/shared-postgres.ts'],
+    // One PostgreSQL cluster for the run, started when a test first asks for it. Every temporary
+    // file under one folder, removed at the end.
+    globalSetup: [
+      'test/support/run-temp-dir.ts',
+      'test/support/fresh-build.ts',
+      'test/support/shared-postgres.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests open real ports and real SQLite files; two cores, so keep parallelism modest.
