@@ -46,6 +46,14 @@ function normalizeBaseUrl(raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+const CLOSED_UNDERNEATH = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** fetch's error for a connection that closed before any answer (not one that was refused). */
+function closedUnderneath(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' && CLOSED_UNDERNEATH.has(code);
+}
+
 /**
  * A typed client of the management API over HTTP, derived from the contract: the route, the
  * method and the output schema of each call come from `contract`, never restated here.
@@ -95,9 +103,8 @@ export class AdminClient {
 
   async call<M extends MethodName>(name: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
     const request = contractRequest(name, input);
-    let response: Response;
-    try {
-      response = await fetch(this.baseUrl + request.pathAndQuery, {
+    const send = (): Promise<Response> =>
+      fetch(this.baseUrl + request.pathAndQuery, {
         method: request.method,
         headers: {
           authorization: `Bearer ${this.token}`,
@@ -105,6 +112,15 @@ export class AdminClient {
         },
         body: request.body,
         redirect: 'manual',
+      });
+    let response: Response;
+    try {
+      response = await send().catch((error: unknown) => {
+        // A kept-alive connection the relay closed as this read went out (its idle timeout; fetch
+        // does not send again, nodejs/undici#3492): a read is safe to send once more. A write is
+        // not: the relay may have done it.
+        if (request.method === 'GET' && closedUnderneath(error)) return send();
+        throw error;
       });
     } catch (error) {
       throw this.unreachable(error);
