@@ -12,6 +12,7 @@ import type { FullServiceDeps } from './automation-deps.js';
 import type { ServiceHandlers } from './handlers.js';
 import { requireStoredPayload } from './test-filter.js';
 import { iso } from './to-json.js';
+import { attemptFor } from './view-redaction.js';
 
 /** 502, 503 and 504 are a proxy saying the handler behind it is down: try again later. */
 export const handlerTookIt = (status: number | null): boolean =>
@@ -96,10 +97,11 @@ export function forwardingHandlers(
         : send(input);
     },
 
-    'deliveries.attempts': async ({ id }) => {
+    'deliveries.attempts': async ({ id }, caller) => {
       if (!(await deps.deliveries.get(id)))
         throw new ApiError('not_found', `No delivery ${id}; it may have been pruned.`);
-      return { items: (await deps.attempts.ofDelivery(id)).map(attemptJson) };
+      const items = (await deps.attempts.ofDelivery(id)).map(attemptJson);
+      return { items: items.map((attempt) => attemptFor(caller.role, attempt)) };
     },
 
     'deliveries.forwardBacklog': async ({ uid, url, after, limit }) => {

@@ -1,6 +1,7 @@
 import type { Role } from '../../shared/contract/index.js';
 import type { AlarmNotification } from '../../shared/contract/alarms.js';
 import type { ExecutorConfig } from '../../shared/contract/executors.js';
+import type { Attempt } from '../../shared/contract/forwarding.js';
 
 /**
  * What a `view` token (a dashboard's, a Prometheus scrape's) may read of settings that can carry
@@ -41,4 +42,9 @@ export function notificationFor(
   return notification.kind === 'http'
     ? { ...notification, url: redactedUrl(notification.url) }
     : { ...notification, args: redactedArgs(notification.args) };
+}
+
+/** A forward's target may be a capability too (a handler's secret path, a `?token=`). */
+export function attemptFor(role: Role, attempt: Attempt): Attempt {
+  return role === 'manage' ? attempt : { ...attempt, url: redactedUrl(attempt.url) };
 }

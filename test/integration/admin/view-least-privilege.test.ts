@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestRelay, tempDir, type TestRelay } from '../../support/relay.js';
+import { startReceiver } from '../../support/receiver.js';
+import {
+  bearer,
+  postDelivery,
+  startTestRelay,
+  tempDir,
+  type TestRelay,
+} from '../../support/relay.js';
 import { storeConfig, storeKinds } from '../../support/stores.js';
 
 type Secrets = { items: Array<{ name: string; fingerprint: string | null }> };
@@ -90,6 +97,33 @@ describe.each(storeKinds)('what a view token reads of credentials (%s)', (storeK
       (await relay.api<{ executor: unknown }>('GET', '/api/factories/default/executor')).body
         .executor,
     ).toMatchObject({ args });
+  });
+
+  it("a forward attempt's URL: scheme and host only for view, whole for manage", async () => {
+    const { relay, asViewer } = await relayWithViewer();
+    const handler = await startReceiver();
+    try {
+      const created = await relay.createWebhook({ name: 'forwarded' });
+      const sent = await postDelivery(created.ingressUrl, '{"n":1}', bearer(created.secret));
+      const id = sent.body.delivery_id!;
+      const target = `${new URL(handler.url).origin}/hooks/k-9f8e7d?token=fwd-s3cr3t`;
+      const forwarded = await relay.call('deliveries.forward', { id, url: target });
+      expect(forwarded.attempt.status).toBe(204);
+
+      const seen = await asViewer<{ items: Array<{ url: string; status: number }> }>(
+        `/api/deliveries/${id}/attempts`,
+      );
+      expect(seen.status).toBe(200);
+      expect(seen.body.items).toMatchObject([
+        { url: `${new URL(handler.url).origin}/…[redacted]`, status: 204 },
+      ]);
+      expect(JSON.stringify(seen.body)).not.toMatch(/fwd-s3cr3t|k-9f8e7d/);
+      expect((await relay.call('deliveries.attempts', { id })).items).toMatchObject([
+        { url: target },
+      ]);
+    } finally {
+      await handler.close();
+    }
   });
 
   it('team secrets: no fingerprint for view; an HMAC fingerprint for manage, the same after a restart', async () => {
