@@ -3,6 +3,7 @@ import { deliverySummary } from '../ingress/schemes/summaries/index.js';
 import type { DeliveryRecord } from '../store/deliveries.js';
 import type { WebhookRecord } from '../store/webhooks.js';
 import type { ServiceDeps } from './deps.js';
+import { TimeSlicer } from './time-slicer.js';
 
 /**
  * Payloads larger than this are not parsed on read for a summary: a page of 50 such entries
@@ -34,16 +35,23 @@ export async function withReadSummaries(
     const read = await Promise.all(ids.map((id) => deps.deliveries.payload(id)));
     ids.forEach((id, n) => bodies.set(id, read[n] ?? null));
   }
+  // A page of 500 such entries is up to 32 MB of JSON, parsed on the thread that answers senders.
+  const slicer = new TimeSlicer();
   const out: DeliveryRecord[] = [];
-  for (const record of records) {
-    if (!unsummarized(record)) {
-      out.push(record);
-      continue;
+  try {
+    for (const record of records) {
+      if (!unsummarized(record)) {
+        out.push(record);
+        continue;
+      }
+      await slicer.turn();
+      const body = bodies.get(record.id) ?? null;
+      const parsed = body === null ? null : parseJsonBody(body);
+      const summary = parsed?.ok ? deliverySummary(scheme, record.eventType, parsed.value) : null;
+      out.push(summary === null ? record : { ...record, summary });
     }
-    const body = bodies.get(record.id) ?? null;
-    const parsed = body === null ? null : parseJsonBody(body);
-    const summary = parsed?.ok ? deliverySummary(scheme, record.eventType, parsed.value) : null;
-    out.push(summary === null ? record : { ...record, summary });
+  } finally {
+    slicer.done();
   }
   return out;
 }

@@ -29,6 +29,8 @@ const AT_CUTOFF = COUNT / 8;
 const LOOP_DELAY_BOUND_MS = 1_500;
 /** Payloads of 200 KB for the filter lab: 80 MB to read and parse. */
 const LAB_PAYLOADS = 400;
+/** A page of entries without a stored summary, 47 KB each: 23 MB parsed for their summaries. */
+const WIDE_PAGE = 500;
 
 /**
  * Issue 28 at a test's size (PRODUCT §9): 50,000 entries of which a day is past retention, and a
@@ -41,6 +43,7 @@ describe('retention on a large log (sqlite)', () => {
   let busy: CreatedWebhook;
   let quiet: CreatedWebhook;
   let lab: CreatedWebhook;
+  let wide: CreatedWebhook;
   let ids: string[] = [];
   let quietIds: string[] = [];
   let loopMaxMs = 0;
@@ -57,6 +60,7 @@ describe('retention on a large log (sqlite)', () => {
     // Every request before the seeding: a keep-alive socket idle through it may be closed under
     // the next one.
     lab = await relay.createWebhook({ name: 'lab' });
+    wide = await relay.createWebhook({ name: 'wide' });
     const db = sqliteDbOf(relay.core.store);
     ids = seedLog(db, busy.webhook.uid, COUNT, {
       atOf: (i) => CUTOFF - DAY_MS + i * STEP_MS,
@@ -69,6 +73,13 @@ describe('retention on a large log (sqlite)', () => {
       atOf: (i) => NOW - 60_000 + i * 10 + 3,
       labelOf: () => 'Accepted',
       bodyOf: (i) => `{"action":"${i % 2 ? 'opened' : 'closed'}","filler":"${filler}"}`,
+    });
+    // Many small objects: what makes a payload slow to parse, unlike one long string.
+    const wideFiller = JSON.stringify(Array.from({ length: 2_400 }, (_, k) => ({ k, v: 'ab' })));
+    seedLog(db, wide.webhook.uid, WIDE_PAGE, {
+      atOf: (i) => NOW - 50_000 + i * 10 + 5,
+      labelOf: () => 'Accepted',
+      bodyOf: (i) => `{"action":"opened","n":${i},"items":${wideFiller}}`,
     });
     await relay.stop();
 
@@ -167,6 +178,24 @@ describe('retention on a large log (sqlite)', () => {
     }
     const answer = await scanning;
     expect(answer).toMatchObject({ scanned: LAB_PAYLOADS, matched: LAB_PAYLOADS / 2 });
+    expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
+    expect(answeredDuring.every((status) => status === 202)).toBe(true);
+  }, 120_000);
+
+  it('answers a sender while a page of 500 entries of 47 KB is read with their summaries', async () => {
+    let listDone = false;
+    const listing = list(wide.webhook.uid, { limit: WIDE_PAGE }).finally(() => (listDone = true));
+    const answeredDuring: number[] = [];
+    while (!listDone) {
+      const sent = await postDelivery(
+        `${relay.ingressUrl}/webhooks/w/${busy.webhook.uid}`,
+        '{"during":"page"}',
+        bearer(busy.secret),
+      );
+      if (!listDone) answeredDuring.push(sent.status);
+    }
+    const page = await listing;
+    expect(page.items).toHaveLength(WIDE_PAGE);
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);
