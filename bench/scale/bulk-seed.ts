@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { createSearchIndex, indexRows } from '../../src/main/store/sqlite/search-index.js';
+import { attachIndexFile } from '../../src/main/store/sqlite/search-index-file.js';
 import { seedWeek, type SeededWeek, type WeekShape } from './seed-week.js';
 
 const CHUNK = 50_000;
@@ -41,7 +42,8 @@ export function bulkSeed(
     });
     const seededMs = performance.now() - started;
 
-    createSearchIndex(db).close(); // the index's merge settings, as the relay writes them
+    createSearchIndex(db).close(); // the index's file and merge settings, as the relay writes them
+    attachIndexFile(db, file);
     started = performance.now();
     const range = db.prepare<[], { low: number; high: number }>(
       'SELECT min(delivery_rowid) AS low, max(delivery_rowid) AS high FROM delivery_search_pending',
