@@ -17,11 +17,25 @@ export async function loadAxe(page: Page): Promise<void> {
 }
 
 /**
+ * Waits for the page's finite animations and transitions: a colour scheme just switched fades
+ * its colours, and contrast measured halfway is neither scheme's (a row's arrival, too).
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(`Promise.all(
+    document
+      .getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+      .map((a) => a.finished.catch(() => undefined)),
+  )`);
+}
+
+/**
  * axe-core's WCAG 2.1 A/AA checks (contrast among them) on what is on screen now, serious and
  * critical only: each as `what: rule targets`, so a failure names the screen it was found on.
  */
 export async function axeProblems(page: Page, what: string): Promise<string[]> {
   await loadAxe(page);
+  await settled(page);
   const found = await page.evaluate<
     Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>
   >(

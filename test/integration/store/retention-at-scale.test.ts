@@ -157,64 +157,57 @@ describe('retention on a large log (sqlite)', () => {
     expect(seen).toEqual(ids.slice(AT_CUTOFF).reverse());
   }, 180_000);
 
-  it('answers a sender while the filter lab parses 400 payloads of 200 KB', async () => {
-    let labDone = false;
-    const scanning = relay
-      .call('automations.filterMatches', {
-        trigger: webhookTrigger([lab.webhook.uid], { action: 'opened' }),
-        limit: LAB_PAYLOADS,
-      })
-      .finally(() => (labDone = true));
-    // One delivery after another while the lab parses: a lab that held the event loop lets one
-    // through at most, before it begins or after it ends.
-    const answeredDuring: number[] = [];
-    while (!labDone) {
+  /**
+   * One delivery after another while `work` runs, and the statuses of those answered before it
+   * ended: work that held the event loop lets one through at most, before it begins or after it
+   * ends.
+   */
+  async function answeredWhile<T>(
+    work: Promise<T>,
+    during: string,
+  ): Promise<{ result: T; answered: number[] }> {
+    let done = false;
+    const watched = work.finally(() => (done = true));
+    const answered: number[] = [];
+    while (!done) {
       const sent = await postDelivery(
         `${relay.ingressUrl}/webhooks/w/${busy.webhook.uid}`,
-        '{"during":"lab"}',
+        JSON.stringify({ during }),
         bearer(busy.secret),
       );
-      if (!labDone) answeredDuring.push(sent.status);
+      if (!done) answered.push(sent.status);
     }
-    const answer = await scanning;
+    return { result: await watched, answered };
+  }
+
+  it('answers a sender while the filter lab parses 400 payloads of 200 KB', async () => {
+    const { result: answer, answered: answeredDuring } = await answeredWhile(
+      relay.call('automations.filterMatches', {
+        trigger: webhookTrigger([lab.webhook.uid], { action: 'opened' }),
+        limit: LAB_PAYLOADS,
+      }),
+      'lab',
+    );
     expect(answer).toMatchObject({ scanned: LAB_PAYLOADS, matched: LAB_PAYLOADS / 2 });
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);
 
   it('answers a sender while a page of 500 entries of 47 KB is read with their summaries', async () => {
-    let listDone = false;
-    const listing = list(wide.webhook.uid, { limit: WIDE_PAGE }).finally(() => (listDone = true));
-    const answeredDuring: number[] = [];
-    while (!listDone) {
-      const sent = await postDelivery(
-        `${relay.ingressUrl}/webhooks/w/${busy.webhook.uid}`,
-        '{"during":"page"}',
-        bearer(busy.secret),
-      );
-      if (!listDone) answeredDuring.push(sent.status);
-    }
-    const page = await listing;
+    const { result: page, answered: answeredDuring } = await answeredWhile(
+      list(wide.webhook.uid, { limit: WIDE_PAGE }),
+      'page',
+    );
     expect(page.items).toHaveLength(WIDE_PAGE);
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
     expect(answeredDuring.every((status) => status === 202)).toBe(true);
   }, 120_000);
 
   it('answers a sender while the field scan parses 200 payloads of 200 KB', async () => {
-    let scanDone = false;
-    const scanning = relay
-      .call('webhooks.fields', { uid: lab.webhook.uid, limit: LAB_PAYLOADS / 2 })
-      .finally(() => (scanDone = true));
-    const answeredDuring: number[] = [];
-    while (!scanDone) {
-      const sent = await postDelivery(
-        `${relay.ingressUrl}/webhooks/w/${busy.webhook.uid}`,
-        '{"during":"fields"}',
-        bearer(busy.secret),
-      );
-      if (!scanDone) answeredDuring.push(sent.status);
-    }
-    const answer = await scanning;
+    const { result: answer, answered: answeredDuring } = await answeredWhile(
+      relay.call('webhooks.fields', { uid: lab.webhook.uid, limit: LAB_PAYLOADS / 2 }),
+      'fields',
+    );
     expect(answer.scanned).toBe(LAB_PAYLOADS / 2);
     expect(answer.items.map((field) => field.path).sort()).toEqual(['action', 'filler']);
     expect(answeredDuring.length).toBeGreaterThanOrEqual(3);
