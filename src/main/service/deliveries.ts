@@ -55,7 +55,7 @@ export function deliveryHandlers(
       await deps.writer.settled();
       const { webhook, filter } = await logFilter(deps, uid, narrowing);
       const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
-      const q = filter.q;
+      const { q } = filter;
       const matches = q === undefined ? null : await searchMatches(deps, q, page.items);
       const items = (await withReadSummaries(deps, webhook, page.items)).map((record) => {
         const match = matches?.get(record.id);

@@ -225,7 +225,7 @@ export function RecentDeliveries({
               ? 'Loading…'
               : statusText(
                   log.total,
-                  filtered ? everything.data?.total : (log.total ?? undefined),
+                  filtered ? everything.data?.total : undefined,
                   filtered,
                   query.jumpTo,
                 )}
