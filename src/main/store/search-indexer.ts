@@ -90,6 +90,8 @@ export interface IndexRun {
   more: boolean;
   /** Entries larger than the slice's `largestEntry` are still queued, passed over. */
   deferred?: boolean;
+  /** Pruned entries whose rows the slice removed (SQLite's index: see search-index.ts). */
+  forgotten?: number;
 }
 
 /**
@@ -224,8 +226,15 @@ export class SearchIndexer {
     return { ms: light.ms, share, largestEntry: light.largestEntry };
   }
 
-  /** Entries left the index (a prune): its merges drop them, as after indexing. */
-  mergeDue(): void {
+  /**
+   * Entries left the log (a prune): their rows are queued to be forgotten. The next slice forgets
+   * them (a slice forgets before it indexes), then merges drop them. On a quiet relay whose queue
+   * was found empty, ticks would otherwise go on merging first: after a night's prune, 134,599
+   * rows waited behind the merges for minutes, and every search passed over each of them.
+   */
+  pruned(): void {
+    this.queueEmpty = false;
+    this.lookAgainAt = 0;
     this.merging = true;
   }
 
@@ -250,9 +259,9 @@ export class SearchIndexer {
     this.nextAt = started + charged / share;
     if (!run.more) this.caughtUpAt = now;
     this.queueEmpty = !run.more && !run.deferred;
-    if (run.indexed > 0) this.merging = true;
+    if (run.indexed > 0 || (run.forgotten ?? 0) > 0) this.merging = true;
     this.deferringSince = run.deferred ? (this.deferringSince ?? now) : null;
-    const empty = run.indexed === 0 && !run.more && !run.deferred;
+    const empty = run.indexed === 0 && !run.forgotten && !run.more && !run.deferred;
     this.lookAgainAt = empty ? started + EMPTY_POLL_MS : 0;
     this.onSlice(run);
   }

@@ -242,6 +242,59 @@ describe('SearchIndexer and merging', () => {
     tickAfter(10);
     expect(calls.slice(5)).toEqual(['index', 'merge']);
   });
+
+  it("forgets a prune's entries before it merges on, and merges again after forgetting", () => {
+    const calls: string[] = [];
+    let forgettable = 0;
+    let mergesLeft = 1_000;
+    const indexer = new SearchIndexer(
+      {
+        indexSome: (): IndexRun => {
+          const forgotten = Math.min(forgettable, 2);
+          forgettable -= forgotten;
+          calls.push(forgotten > 0 ? 'forget' : 'index');
+          return { indexed: 0, more: forgettable > 0, forgotten };
+        },
+        mergeSome: (): boolean => {
+          calls.push('merge');
+          return --mergesLeft > 0;
+        },
+      },
+      {
+        busy: { ms: 1, share: 0.5 },
+        behind: { ms: 1, share: 0.5 },
+        idle: { ms: 1, share: 0.5 },
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    const tickAfter = (ms: number): void => {
+      now += ms;
+      indexer.tick();
+    };
+    // A quiet relay: the queue found empty (looked at again a second later), a long merge under way.
+    tickAfter(10);
+    tickAfter(1_500);
+    tickAfter(10);
+    expect(calls).toEqual(['index', 'merge', 'merge']);
+    // Retention prunes 3 entries: forgetting them comes before the rest of the merge.
+    forgettable = 3;
+    indexer.pruned();
+    tickAfter(10);
+    tickAfter(10);
+    tickAfter(10);
+    expect(calls.slice(3)).toEqual(['forget', 'forget', 'merge']);
+    // The merge ends; a rowid queued to be forgotten without a prune (an entry deleted) is found
+    // at the next look, and its forgetting makes merging due again.
+    mergesLeft = 1;
+    tickAfter(10);
+    forgettable = 1;
+    tickAfter(1_500);
+    mergesLeft = 1;
+    tickAfter(10);
+    expect(calls.slice(6)).toEqual(['merge', 'forget', 'merge']);
+  });
 });
 
 describe("SearchIndexer and the writer's load", () => {

@@ -8,8 +8,8 @@ export interface IndexThreadData {
 export type ToIndexThread =
   /** A commit ended: `busyMs`, the relay's time on its account (the index's share follows it). */
   | { type: 'busy'; busyMs: number }
-  /** Entries left the index (a prune): its merges drop them. */
-  | { type: 'merge-due' }
+  /** Entries left the log (a prune): their rows are forgotten first, then merged away. */
+  | { type: 'pruned' }
   | { type: 'close' };
 
 export type FromIndexThread =

@@ -36,7 +36,7 @@ const indexer = new SearchIndexer(
 indexer.start();
 port.on('message', (message: ToIndexThread) => {
   if (message.type === 'busy') return indexer.markBusy(message.busyMs);
-  if (message.type === 'merge-due') return indexer.mergeDue();
+  if (message.type === 'pruned') return indexer.pruned();
   // What is still queued is indexed by the next thread.
   indexer.stop();
   index.close();

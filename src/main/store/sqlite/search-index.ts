@@ -268,7 +268,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     dequeueOnLog(dequeueForgotten, forgotten);
     dequeueOnLog(dequeue, taken);
     const deferred = passedUpTo > 0 && queuedAtOrBefore.get(passedUpTo) === 1;
-    return { indexed, more, deferred };
+    return { indexed, more, deferred, forgotten: forgotten.length };
   };
 
   const legacyDrop = createLegacyIndexDrop(logDb, () => marks.get()!.rebuilt);

@@ -59,7 +59,7 @@ if (writer) {
       const { id } = message;
       retention.prune(message.policy, message.now).then(
         (removed) => {
-          if (removed > 0) indexThread.tell({ type: 'merge-due' });
+          if (removed > 0) indexThread.tell({ type: 'pruned' });
           send({ type: 'pruned', id, removed });
         },
         (error: unknown) => send({ type: 'prune-failed', id, error: toThreadError(error) }),
