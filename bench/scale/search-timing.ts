@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openConnection } from '../../src/main/store/sqlite/db.js';
+import { openDatabase } from '../../src/main/store/sqlite/db.js';
 import { createDeliveriesRepository } from '../../src/main/store/sqlite/deliveries-repo.js';
 import { createSearchIndex } from '../../src/main/store/sqlite/search-index.js';
 import type { DeliveryPageFilter } from '../../src/main/store/deliveries.js';
@@ -23,7 +23,8 @@ const { busyUid, rareOrder } = JSON.parse(readFileSync(join(dir, 'seeded.json'),
   busyUid: string;
   rareOrder: number;
 };
-const db = openConnection(join(dir, 'hookport.sqlite'));
+// As the relay opens it: migrated, its index file attached (schema version 17).
+const db = openDatabase(join(dir, 'hookport.sqlite'));
 const repo = createDeliveriesRepository(db);
 
 if (process.argv.includes('--drain')) {

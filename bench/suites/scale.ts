@@ -12,7 +12,7 @@
  * delay, the index's catch-up rate, and the file's size before and after retention; and the file
  * over two simulated weeks (a day added and pruned at a time: page reuse, no vacuum).
  *   npm run bench -- scale --entries 100000 --seconds 60
- * `--prune-wait <s>` bounds the wait for retention before the reads (default 30 min); `--week-entries 0` skips the two weeks; `--reuse-seed <dir>` keeps the seed for the next run; `--trace` and `--cpu-prof <dir>` probe the week's relay.
+ * `--prune-wait <s>` bounds the wait for retention before the reads (default 30 min); `--week-entries 0` skips the two weeks; `--busy-entries <n>` sets the busy webhook's share (default 60 %); `--reuse-seed <dir>` keeps the seed for the next run; `--trace` and `--cpu-prof <dir>` probe the week's relay.
  */
 import {
   cpSync,
@@ -81,7 +81,14 @@ async function seed(
   const leave = Math.round(entries * 0.05);
   const week = bulkSeed(
     join(dataDir, 'hookport.sqlite'),
-    { entries, mainShare: 0.6, webhookUids: uids, days: 8, endAt: Date.now() },
+    // `--busy-entries`: the busy webhook's own count (the issue's factory: 600,000 of 2,000,000).
+    {
+      entries,
+      mainShare: arg('busy-entries', entries * 0.6) / entries,
+      webhookUids: uids,
+      days: 8,
+      endAt: Date.now(),
+    },
     leave,
     (line) => console.log(`  ${line}`),
   );
