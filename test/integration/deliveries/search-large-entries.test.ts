@@ -60,7 +60,12 @@ describe('indexing around large payloads', () => {
     seed();
     const index = createSearchIndex(db);
 
-    expect(index.indexSome(10_000, LIMIT)).toEqual({ indexed: 3, more: false, deferred: true });
+    expect(index.indexSome(10_000, LIMIT)).toEqual({
+      indexed: 3,
+      more: false,
+      deferred: true,
+      forgotten: 0,
+    });
     expect(index.pending()).toBe(2);
     for (const word of ['smallone', 'smalltwo', 'smallthree'])
       expect(indexedMatching(word)).toBe(1);
@@ -70,7 +75,12 @@ describe('indexing around large payloads', () => {
     expect(search('largetwo')).toEqual(['seed-3']);
 
     // A slice without the limit (a quiet relay's) takes them.
-    expect(index.indexSome(10_000)).toEqual({ indexed: 2, more: false, deferred: false });
+    expect(index.indexSome(10_000)).toEqual({
+      indexed: 2,
+      more: false,
+      deferred: false,
+      forgotten: 0,
+    });
     expect(index.pending()).toBe(0);
     expect(indexedMatching('largeone')).toBe(1);
     expect(search('largetwo')).toEqual(['seed-3']);
@@ -87,7 +97,12 @@ describe('indexing around large payloads', () => {
       labelOf: () => 'Accepted',
       atOf: (i) => Date.now() + i,
     });
-    expect(index.indexSome(10_000, LIMIT)).toEqual({ indexed: 1, more: false, deferred: true });
+    expect(index.indexSome(10_000, LIMIT)).toEqual({
+      indexed: 1,
+      more: false,
+      deferred: true,
+      forgotten: 0,
+    });
     expect(indexedMatching('latersmall')).toBe(1);
     expect(index.pending()).toBe(3);
     expect(search('laterlarge')).toHaveLength(1);
@@ -102,7 +117,28 @@ describe('indexing around large payloads', () => {
       indexed: 3,
       more: false,
       deferred: false,
+      forgotten: 0,
     });
+  });
+
+  it("says how many deleted entries' rows it took out, which a search then no longer reads", () => {
+    seedLog(db, UID, 3, {
+      bodyOf: (i) => payloadOf(1_000, `gone${i}x`),
+      labelOf: () => 'Accepted',
+    });
+    const index = createSearchIndex(db);
+    index.indexSome(10_000, LIMIT);
+    db.prepare("DELETE FROM deliveries WHERE identity IN ('seed-0', 'seed-2')").run();
+    expect(indexedMatching('gone0x')).toBe(1);
+    expect(index.indexSome(10_000, LIMIT)).toEqual({
+      indexed: 0,
+      more: false,
+      deferred: false,
+      forgotten: 2,
+    });
+    expect(indexedMatching('gone0x')).toBe(0);
+    expect(indexedMatching('gone1x')).toBe(1);
+    expect(search('gone')).toEqual(['seed-1']);
   });
 
   it('stops at its budget and goes on from there in the next slice', () => {
@@ -110,7 +146,7 @@ describe('indexing around large payloads', () => {
     seedLog(db, UID, small.length, { bodyOf: (i) => small[i]!, labelOf: () => 'Accepted' });
     const index = createSearchIndex(db);
     const first = index.indexSome(0, LIMIT);
-    expect(first).toEqual({ indexed: 1, more: true, deferred: false });
+    expect(first).toEqual({ indexed: 1, more: true, deferred: false, forgotten: 0 });
     let slices = 1;
     while (index.pending() > 0 && slices < 1_000) {
       index.indexSome(0, LIMIT);
