@@ -189,28 +189,29 @@ describe('SearchIndexer and merging', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('merges only with nothing queued and no commit since the last slice, and again after entries are indexed', () => {
-    const calls: string[] = [];
-    let queued = 2;
-    let mergesLeft = 2;
+  /**
+   * An indexer over `indexSome` whose merge steps are logged in `calls`, with `merges.left` more
+   * to do; `tickAfter` moves the mocked clock on and ticks it.
+   */
+  function mergingIndexer(
+    calls: string[],
+    merges: { left: number },
+    indexSome: () => IndexRun,
+    quietAfterMs?: number,
+  ) {
     const indexer = new SearchIndexer(
       {
-        indexSome: (): IndexRun => {
-          calls.push('index');
-          const indexed = Math.min(queued, 1);
-          queued -= indexed;
-          return { indexed, more: queued > 0 };
-        },
+        indexSome,
         mergeSome: (): boolean => {
           calls.push('merge');
-          return --mergesLeft > 0;
+          return --merges.left > 0;
         },
       },
       {
         busy: { ms: 1, share: 0.5 },
         behind: { ms: 1, share: 0.5 },
         idle: { ms: 1, share: 0.5 },
-        quietAfterMs: 500,
+        ...(quietAfterMs === undefined ? {} : { quietAfterMs }),
       },
       (error) => {
         throw error;
@@ -220,6 +221,24 @@ describe('SearchIndexer and merging', () => {
       now += ms;
       indexer.tick();
     };
+    return { indexer, tickAfter };
+  }
+
+  it('merges only with nothing queued and no commit since the last slice, and again after entries are indexed', () => {
+    const calls: string[] = [];
+    let queued = 2;
+    const merges = { left: 2 };
+    const { indexer, tickAfter } = mergingIndexer(
+      calls,
+      merges,
+      (): IndexRun => {
+        calls.push('index');
+        const indexed = Math.min(queued, 1);
+        queued -= indexed;
+        return { indexed, more: queued > 0 };
+      },
+      500,
+    );
     // Each tick after a commit indexes: the new entries first.
     indexer.markBusy();
     tickAfter(10);
@@ -235,7 +254,7 @@ describe('SearchIndexer and merging', () => {
     expect(calls).toEqual(['index', 'index', 'merge', 'merge', 'index']);
     // A delivery indexed: merging is due again once quiet.
     queued = 1;
-    mergesLeft = 1;
+    merges.left = 1;
     indexer.markBusy();
     tickAfter(10);
     tickAfter(10);
@@ -246,33 +265,13 @@ describe('SearchIndexer and merging', () => {
   it("forgets a prune's entries before it merges on, and merges again after forgetting", () => {
     const calls: string[] = [];
     let forgettable = 0;
-    let mergesLeft = 1_000;
-    const indexer = new SearchIndexer(
-      {
-        indexSome: (): IndexRun => {
-          const forgotten = Math.min(forgettable, 2);
-          forgettable -= forgotten;
-          calls.push(forgotten > 0 ? 'forget' : 'index');
-          return { indexed: 0, more: forgettable > 0, forgotten };
-        },
-        mergeSome: (): boolean => {
-          calls.push('merge');
-          return --mergesLeft > 0;
-        },
-      },
-      {
-        busy: { ms: 1, share: 0.5 },
-        behind: { ms: 1, share: 0.5 },
-        idle: { ms: 1, share: 0.5 },
-      },
-      (error) => {
-        throw error;
-      },
-    );
-    const tickAfter = (ms: number): void => {
-      now += ms;
-      indexer.tick();
-    };
+    const merges = { left: 1_000 };
+    const { indexer, tickAfter } = mergingIndexer(calls, merges, (): IndexRun => {
+      const forgotten = Math.min(forgettable, 2);
+      forgettable -= forgotten;
+      calls.push(forgotten > 0 ? 'forget' : 'index');
+      return { indexed: 0, more: forgettable > 0, forgotten };
+    });
     // A quiet relay: the queue found empty (looked at again a second later), a long merge under way.
     tickAfter(10);
     tickAfter(1_500);
@@ -287,11 +286,11 @@ describe('SearchIndexer and merging', () => {
     expect(calls.slice(3)).toEqual(['forget', 'forget', 'merge']);
     // The merge ends; a rowid queued to be forgotten without a prune (an entry deleted) is found
     // at the next look, and its forgetting makes merging due again.
-    mergesLeft = 1;
+    merges.left = 1;
     tickAfter(10);
     forgettable = 1;
     tickAfter(1_500);
-    mergesLeft = 1;
+    merges.left = 1;
     tickAfter(10);
     expect(calls.slice(6)).toEqual(['merge', 'forget', 'merge']);
   });
