@@ -90,7 +90,7 @@ export interface IndexRun {
   more: boolean;
   /** Entries larger than the slice's `largestEntry` are still queued, passed over. */
   deferred?: boolean;
-  /** Pruned entries whose rows the slice removed (SQLite's index: see search-index.ts). */
+  /** Entries gone (or their payload dropped) whose rows the slice removed (SQLite's index). */
   forgotten?: number;
 }
 
@@ -230,7 +230,7 @@ export class SearchIndexer {
    * Entries left the log (a prune): their rows are queued to be forgotten. The next slice forgets
    * them (a slice forgets before it indexes), then merges drop them. On a quiet relay whose queue
    * was found empty, ticks would otherwise go on merging first: after a night's prune, 134,599
-   * rows waited behind the merges for minutes, and every search passed over each of them.
+   * rows still waited behind the merges a minute later, and every search passed over each one.
    */
   pruned(): void {
     this.queueEmpty = false;
