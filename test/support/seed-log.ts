@@ -11,6 +11,9 @@ function seedId(ms: number, n: number): string {
   return `dlv_${time}${tail}`;
 }
 
+/** Entries seeded by this process: two logs seeded in the same millisecond get distinct IDs. */
+let seeded = 0;
+
 const LABELS = ['Accepted', 'Accepted', 'Accepted', 'Duplicate', 'Rejected (auth)'] as const;
 /** Most entries name their event, as a GitHub webhook's do; some do not. */
 const EVENT_TYPES = ['pull_request.opened', 'issues.opened', 'push', null] as const;
@@ -45,7 +48,7 @@ export function seedLog(db: Db, uid: string, count: number, options: SeedOptions
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
       const at = atOf(i);
-      const id = seedId(at, i);
+      const id = seedId(at, seeded++);
       const label = options.labelOf?.(i) ?? LABELS[i % LABELS.length]!;
       const body = bodyOf(i);
       const reason = label === 'Rejected (auth)' ? 'token does not match' : null;
