@@ -13,7 +13,7 @@ const ENTRIES = 120;
 /**
  * The SQLite index merges its segments in slices of its own (search-index.ts), never inside the
  * commit of an indexing slice: each small slice leaves a segment, FTS5's crisis merge keeps a
- * level under 16 of them, and the quiet slices' merges bring them down, while every search
+ * level under 64 of them, and the quiet slices' merges bring them down, while every search
  * answers the same throughout.
  */
 describe('the search index merges apart from its indexing slices', () => {
@@ -60,5 +60,43 @@ describe('the search index merges apart from its indexing slices', () => {
     expect(segments()).toBeLessThan(unmerged);
     expect(index.mergeSome(1)).toBe(false);
     expect({ ochre: found('ochre'), one: found('ord-77"') }).toEqual(before);
+  });
+
+  it("writes a slice's entries as one segment", () => {
+    seedLog(db, UID, ENTRIES, { labelOf: () => 'Accepted' });
+    const index = createSearchIndex(db);
+    expect(index.indexSome(60_000).indexed).toBe(ENTRIES);
+    // One segment a statement, as an INSERT … SELECT's savepoint flushed them, made 120 segments
+    // (and merged by FTS5 every 64th flush).
+    expect(segments()).toBe(1);
+    expect(found('"n":77}')).toEqual(['seed-77']);
+  });
+
+  it("never rewrites the index's largest segment inside a catch-up's slices", () => {
+    const body = (i: number): string => JSON.stringify({ order: `ord-${i}`, note: 'Tromsø' });
+    seedLog(db, UID, 2_000, { bodyOf: body, labelOf: () => 'Accepted' });
+    const index = createSearchIndex(db);
+    expect(index.indexSome(60_000).indexed).toBe(2_000);
+    const largest = db
+      .prepare<[], number>(
+        `SELECT segid FROM search.delivery_search_idx GROUP BY segid ORDER BY count(*) DESC LIMIT 1`,
+      )
+      .pluck()
+      .get()!;
+    const segmentIds = db
+      .prepare<[], number>('SELECT DISTINCT segid FROM search.delivery_search_idx')
+      .pluck();
+    // A restart's queue, one entry a slice: at FTS5's default crisis merge (16), the level that
+    // holds the large segment was merged whole by the 16th slice's flush, the large one with it.
+    seedLog(db, UID, 40, { bodyOf: (i) => body(2_000 + i), labelOf: () => 'Accepted' });
+    for (let i = 0; i < 40; i++) {
+      expect(index.indexSome(0).indexed).toBe(1);
+      expect(segmentIds.all()).toContain(largest);
+    }
+    expect(found('Tromsø').length).toBe(200);
+    while (index.mergeSome(1));
+    expect(segmentIds.all()).not.toContain(largest);
+    expect(segments()).toBeLessThan(4);
+    expect(found('ord-2039"')).toEqual(['seed-39']);
   });
 });

@@ -13,11 +13,18 @@ import { tracedTransaction } from './writer-trace.js';
  * every 64 leaf pages flushed, 64 pages times the index's levels of merging, at term granularity
  * (a common trigram's whole doclist at once). At 100,000 entries that made one in ten of the
  * busy 0.5 ms slices take 25-420 ms on the loaded benchmark machine, the write lock held for all
- * of it. So flushes never merge: the index merges in quiet slices of its own ('mergeSome'), and
- * only a level that reaches 'crisismerge' segments (FTS5's default, 16) is merged by the flush
- * that fills it, as FTS5 always does. A level holds at most 15 segments, so searches stay fast.
+ * of it. So flushes never merge: the index merges in quiet slices of its own ('mergeSome').
+ *
+ * A level that reaches 'crisismerge' segments is still merged whole by the flush that fills it,
+ * whatever its size: FTS5's levels count segments, not bytes, so the level holding a large log's
+ * biggest segments also takes small ones from below. At FTS5's default of 16, a restart's
+ * catch-up (one segment a slice, no quiet slice to merge in) filled the level holding a two-million
+ * entry index, and one slice rewrote all of it: 219 s, 6.7 GB through the WAL, the catch-up and the
+ * kept totals stopped meanwhile. At 64 a level fills after 64 times as many slices as the one below
+ * it (the third level after 262,144), so a catch-up never gets there, and the quiet slices' merges
+ * (levels of 4 or more) keep every level short once it has caught up.
  */
-const MERGING = { automerge: 0, crisismerge: 16 } as const;
+const MERGING = { automerge: 0, crisismerge: 64 } as const;
 /** Leaf pages per 'merge' step in a quiet slice: a step cannot be cut short. */
 const MERGE_PAGES = 16;
 
@@ -53,17 +60,26 @@ export const ACCEPT_MS_PER_DELIVERY = 0.5;
 /**
  * What the index holds of each entry, for a `WHERE` on `d` (the deliveries table). The bytes are
  * UTF-8 (they parsed as JSON); CAST reads them as text without a copy in JS. The summary
- * (version 11) shares the event type's column, on a line of its own. `index`: the index's
- * schema as the connection sees it; `log`: the relay's tables' (its own file's connection: main).
+ * (version 11) shares the event type's column, on a line of its own. `log`: the relay's tables'
+ * schema as the connection sees it (its own file's connection: main).
  */
-export function indexRows(index: string, log = 'main'): string {
+function indexedColumns(log: string): string {
   return `
-  INSERT INTO ${index}.delivery_search (rowid, id, identity, event_type, body)
   SELECT d.rowid, d.id, d.identity,
     CASE WHEN d.summary IS NULL THEN d.event_type
          ELSE coalesce(d.event_type, '') || char(10) || d.summary END,
     CAST(p.body AS TEXT)
   FROM ${log}.deliveries d LEFT JOIN ${log}.payloads p ON p.delivery_id = d.id`;
+}
+
+const INDEX_COLUMNS = '(rowid, id, identity, event_type, body)';
+
+/**
+ * Many entries' rows in one statement, for building an index in bulk (`WHERE` on `d`). `index`:
+ * the index's schema as the connection sees it.
+ */
+export function indexRows(index: string, log = 'main'): string {
+  return `INSERT INTO ${index}.delivery_search ${INDEX_COLUMNS} ${indexedColumns(log)}`;
 }
 
 export type SearchIndex = ReturnType<typeof createSearchIndex>;
@@ -161,7 +177,20 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   // writer of it (a test's indexer beside the relay's), never the relay's file's lock; a read
   // first would get SQLITE_BUSY at its first write instead of waiting.
   const lockIndexFile = db.prepare('UPDATE main.delivery_search_rebuilt SET upto = upto WHERE 0');
-  const index = db.prepare<[number]>(`${indexRows('main', 'log')} WHERE d.rowid = ?`);
+  // One entry's rows read, then written with VALUES: an `INSERT … SELECT` may write several rows,
+  // so it opens a statement savepoint, and FTS5 flushes what it holds at every savepoint. Each
+  // entry was a segment of its own, and every 16th flush a merge (one in four thousand a merge of
+  // the level above, and so on up); a slice's entries are now one segment, written at its commit.
+  const entryRow = db
+    .prepare<[number], unknown[]>(`${indexedColumns('log')} WHERE d.rowid = ?`)
+    .raw();
+  const insertRow = db.prepare<unknown[]>(
+    `INSERT INTO main.delivery_search ${INDEX_COLUMNS} VALUES (?, ?, ?, ?, ?)`,
+  );
+  const indexEntry = (rowid: number): void => {
+    const row = entryRow.get(rowid);
+    if (row) insertRow.run(...row);
+  };
   const dequeue = logDb.prepare<[string]>(`
     DELETE FROM delivery_search_pending WHERE delivery_rowid IN (SELECT value FROM json_each(?))
       AND delivery_rowid NOT IN (SELECT delivery_rowid FROM delivery_search_forget)`);
@@ -226,7 +255,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
         for (const { rowid, ahead } of batch) {
           // Marked: indexed by a slice whose dequeue never ran (a crash); taken off the queue only.
           if (ahead === 0) {
-            index.run(rowid);
+            indexEntry(rowid);
             indexed++;
             if (rowid > rebuilt && rowid <= legacy) markAhead.run(rowid);
           }
@@ -244,7 +273,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
         const end = batch.length < BATCH ? legacy : batch[batch.length - 1]!.rowid;
         for (const { rowid, ahead } of batch) {
           if (ahead === 0) {
-            index.run(rowid);
+            indexEntry(rowid);
             indexed++;
           }
           taken.push(rowid);
