@@ -151,6 +151,8 @@ export class SearchIndexer {
     private readonly pacing: IndexPacing,
     private readonly onError: (error: unknown) => void,
     private readonly onSlice: (run: IndexRun) => void = () => {},
+    /** After each merge slice (`mergesLeft` says whether more are due). */
+    private readonly onMerged: () => void = () => {},
   ) {
     // Often enough that no state's slices come much later than its share allows.
     const every = ({ ms, share }: SliceSize): number => ms / share;
@@ -176,6 +178,11 @@ export class SearchIndexer {
     this.busy = true;
     this.lastBusyAt = performance.now();
     if (commitMs > 0) this.load.add(commitMs, this.lastBusyAt);
+  }
+
+  /** Segments may be left to merge (an index that merges apart from its commits: SQLite's). */
+  mergesLeft(): boolean {
+    return this.merging && this.index.mergeSome !== undefined;
   }
 
   /** The writer's share of recent time in commits (see `WriterLoad`). */
@@ -275,6 +282,7 @@ export class SearchIndexer {
     const now = performance.now();
     this.nextAt = started + Math.min(now - started, size.ms) / size.share;
     this.lookAgainAt = this.merging ? 0 : started + EMPTY_POLL_MS;
+    this.onMerged();
   }
 
   private failed(error: unknown): void {

@@ -252,14 +252,18 @@ describe('SearchIndexer and merging', () => {
     tickAfter(10);
     tickAfter(1_500);
     expect(calls).toEqual(['index', 'index', 'merge', 'merge', 'index']);
+    // What keeps SQLite's idle writer thread up: nothing now.
+    expect(indexer.mergesLeft()).toBe(false);
     // A delivery indexed: merging is due again once quiet.
     queued = 1;
     merges.left = 1;
     indexer.markBusy();
     tickAfter(10);
+    expect(indexer.mergesLeft()).toBe(true);
     tickAfter(10);
     tickAfter(10);
     expect(calls.slice(5)).toEqual(['index', 'merge']);
+    expect(indexer.mergesLeft()).toBe(false);
   });
 
   it("forgets a prune's entries before it merges on, and merges again after forgetting", () => {

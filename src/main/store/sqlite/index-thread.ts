@@ -20,18 +20,27 @@ const { file } = workerData as IndexThreadData;
 
 const logDb = openConnection(file);
 const index = createSearchIndex(logDb);
-// The writer thread counts the queue as full until told (it stays up meanwhile): the first
-// slice always reports.
+// What keeps an idle writer thread up (it closes after IDLE_CLOSE_MS otherwise, this thread with
+// it): entries queued, or segments left to merge. Queued entries alone let a quiet relay close it
+// 30 s after a prune's rows were forgotten, the merges that drop them left half done (on two
+// million entries, a whole level's merge left at a fifth) until the next delivery. The writer
+// thread counts both as pending until told: the first slice always reports.
 let queued = true;
+let reported = true;
+const report = (indexed: number): void => {
+  const left = queued || indexer.mergesLeft();
+  if (indexed > 0 || left !== reported) send({ type: 'indexed', more: left });
+  reported = left;
+};
 const indexer = new SearchIndexer(
   index,
   SQLITE_PACING,
   (error) => send({ type: 'index-failed', error: toThreadError(error) }),
   ({ indexed, more, deferred = false }) => {
-    const left = more || deferred;
-    if (indexed > 0 || left !== queued) send({ type: 'indexed', more: left });
-    queued = left;
+    queued = more || deferred;
+    report(indexed);
   },
+  () => report(0),
 );
 indexer.start();
 port.on('message', (message: ToIndexThread) => {

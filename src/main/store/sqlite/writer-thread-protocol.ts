@@ -55,7 +55,10 @@ export type FromWriterThread =
   | { type: 'open-failed'; error: ThreadError }
   | { type: 'committed'; id: number; result: CommittedBatch }
   | { type: 'failed'; id: number; error: ThreadError }
-  /** After a search index slice that indexed something: whether entries are still queued. */
+  /**
+   * After a search index slice that indexed something, or when it changes: whether the index has
+   * work left (entries queued, or segments to merge). The thread stays up until it has none.
+   */
   | { type: 'indexed'; more: boolean }
   | { type: 'index-failed'; error: ThreadError }
   | { type: 'pruned'; id: number; removed: number }
