@@ -15,6 +15,7 @@ import { up as sqliteProviderLinks } from './sqlite/migrations/013-provider-link
 import { up as sqliteDeliverySummaries } from './sqlite/migrations/011-delivery-summaries.js';
 import { up as sqliteDeliveryCounts } from './sqlite/migrations/015-delivery-counts.js';
 import { up as sqliteSearchIndexFile } from './sqlite/migrations/017-search-index-file.js';
+import { up as sqliteSearchKeepsPrunedRows } from './sqlite/migrations/019-search-keeps-pruned-rows.js';
 import { initial as postgresInitial } from './postgres/migrations/001-initial.js';
 import { sessionTokens as postgresSessionTokens } from './postgres/migrations/002-session-tokens.js';
 import { requestContext as postgresRequestContext } from './postgres/migrations/003-request-context.js';
@@ -139,4 +140,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
   },
   // The order entries join PostgreSQL's search index: its kept exact totals; SQLite has rowids.
   { version: 18, name: 'search-order', sqlite: () => undefined, postgres: postgresSearchOrder },
+  // SQLite's index keeps a deleted entry's rows until they are a share of it (no tombstones).
+  {
+    version: 19,
+    name: 'search-keeps-pruned-rows',
+    sqlite: sqliteSearchKeepsPrunedRows,
+    postgres: '',
+  },
 ];

@@ -234,10 +234,11 @@ export class SearchIndexer {
   }
 
   /**
-   * Entries left the log (a prune): their rows are queued to be forgotten. The next slice forgets
-   * them (a slice forgets before it indexes), then merges drop them. On a quiet relay whose queue
-   * was found empty, ticks would otherwise go on merging first: after a night's prune, 134,599
-   * rows still waited behind the merges a minute later, and every search passed over each one.
+   * Entries left the log (a prune). Anything queued to be forgotten goes first (a slice forgets
+   * before it indexes), then the merges, which on SQLite look at how much of the index the
+   * deleted entries' rows have become (search-index-purge.ts). On a quiet relay whose queue was
+   * found empty, ticks would otherwise go on merging first: when a prune queued its rows to be
+   * forgotten, 134,599 still waited behind the merges a minute after a night's prune.
    */
   pruned(): void {
     this.queueEmpty = false;

@@ -54,6 +54,17 @@ describe('the search index in its own file', () => {
       .get(`"${q}"`)!;
   const queued = (table: string): number =>
     db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
+  const stale = (): number =>
+    db.prepare<[], number>('SELECT stale FROM delivery_search_gone').pluck().get()!;
+  // FTS5 keeps a segment's tombstones in rows of its own in the data table: ids with bit 53 set
+  // (FTS5_TOMBSTONE_ROWID in fts5_index.c).
+  const tombstones = (): number =>
+    db
+      .prepare<[], number>(
+        'SELECT count(*) FROM search.delivery_search_data WHERE (id >> 53) & 1 = 1',
+      )
+      .pluck()
+      .get()!;
 
   it('is created beside the relay file, owner-only, and the queue drains into it', async () => {
     db = openDatabase(file);
@@ -71,7 +82,7 @@ describe('the search index in its own file', () => {
     expect(counted('osprey')).toBe(10);
   });
 
-  it('never finds nor counts a pruned entry while its index rows are still queued for removal', async () => {
+  it('never finds nor counts a pruned entry, whose index rows stay until a purge', async () => {
     db = openDatabase(file);
     const ids = seedBirds(db, 30);
     await indexAll(db);
@@ -80,17 +91,60 @@ describe('the search index in its own file', () => {
       db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
       db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
     }
-    expect(queued('delivery_search_forget')).toBe(9);
+    // Nothing to forget: forgetting would put a tombstone in the segment that holds each row.
+    expect(queued('delivery_search_forget')).toBe(0);
+    expect(stale()).toBe(9);
     expect(indexRowsMatching('kestrel')).toBe(10);
     expect(found('kestrel')).toHaveLength(7);
     expect(counted('kestrel')).toBe(7);
     expect(found('seed-0"')).toEqual([]);
 
-    await indexAll(db);
-    expect(queued('delivery_search_forget')).toBe(0);
-    expect(indexRowsMatching('kestrel')).toBe(7);
+    // Far below a purge's share: merged, the rows stay, and still match nothing.
+    const index = createSearchIndex(db);
+    while (index.mergeSome(1_000));
+    index.close();
+    expect(indexRowsMatching('kestrel')).toBe(10);
     expect(found('kestrel')).toHaveLength(7);
     expect(counted('kestrel')).toBe(7);
+  });
+
+  it("forgets deleted entries' rows once they are a fifth of the index, and merges them away", async () => {
+    db = openDatabase(file);
+    const ids = seedBirds(db, 6_000);
+    await indexAll(db);
+    const prune = (from: number, to: number): void =>
+      db.transaction(() => {
+        for (const id of ids.slice(from, to)) {
+          db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
+          db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
+        }
+      })();
+    const mergeAll = (): void => {
+      const index = createSearchIndex(db);
+      while (index.mergeSome(1_000));
+      index.close();
+    };
+    expect(indexRowsMatching('kestrel')).toBe(2_000);
+    // 900 of 6,000: under a purge's 1,000 rows.
+    prune(0, 900);
+    mergeAll();
+    expect(indexRowsMatching('kestrel')).toBe(2_000);
+    // 1,100 of 6,000: under its fifth.
+    prune(900, 1_100);
+    mergeAll();
+    expect(indexRowsMatching('kestrel')).toBe(2_000);
+    expect(stale()).toBe(1_100);
+    // 1,500 of 6,000: a quarter.
+    prune(1_100, 1_500);
+    mergeAll();
+    expect(stale()).toBe(0);
+    expect(indexRowsMatching('kestrel')).toBe(1_500);
+    expect(found('kestrel')).toHaveLength(200);
+    expect(counted('kestrel')).toBe(1_500);
+    expect(counted('seed-1499')).toBe(0);
+    expect(found('seed-1500')).toEqual(['seed-1500']);
+    // The merges rewrote what held the forgotten rows: no tombstone is left.
+    expect(tombstones()).toBe(0);
   });
 
   it("never matches a reused rowid with the old entry's text", async () => {

@@ -21,8 +21,9 @@ export const sqliteDialect: DeliveryDialect = {
     const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
     const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
     const inWindow = bounds === null ? '' : ` AND ${bounds('rowid')}`;
-    // The index file's rows, but none of a rowid queued to be forgotten (its entry gone, its
-    // payload dropped, or the rowid given to a new entry: migration 017). A migrated file's old
+    // The index file's rows, but none of a rowid queued to be forgotten (its payload dropped, or
+    // the rowid given to a new entry: versions 17 and 19). A deleted entry's rows stay until a
+    // purge, and match no entry. A migrated file's old
     // index answers for its entries until the new one has been rebuilt past them, but not for
     // those queued (the scan answers) nor those indexed ahead of the rebuild (the new one does).
     return `d.rowid IN (

@@ -22,8 +22,9 @@ interface Candidate {
  * window over the whole table (which took seconds per batch at a week's scale). Whether an entry
  * is among its webhook's newest `minPerWebhook` is one index lookup per webhook: the ID of the
  * newest N-th, read as the prune begins (entries that arrive later only raise it, so none that
- * the policy protects is ever deleted). The search index forgets the deleted entries' rows and
- * its merges drop them: the writer thread tells it (`SearchIndexer.pruned`), paced with its own.
+ * the policy protects is ever deleted). The search index keeps the deleted entries' rows (they
+ * match nothing) until they are a share of it, then forgets them and its merges drop them
+ * (search-index-purge.ts): the writer thread tells it of each prune (`SearchIndexer.pruned`).
  */
 export function createRetention(db: Db, lockWanted: () => boolean = neverWanted): Retention {
   const live = (): boolean => db.open;

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { PAGE_CACHE_KIB, type Db } from './db.js';
 import { indexFileOf } from './search-index-file.js';
 import { createLegacyIndexDrop } from './legacy-index-drop.js';
+import { createIndexPurge } from './search-index-purge.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
 import { unsyncedTransaction } from './paced-slices.js';
 import { neverWanted } from './writer-yield.js';
@@ -114,8 +115,9 @@ function openIndexConnection(logFile: string): Db {
  * rows go), and only then indexes: a new entry that took a pruned entry's rowid is indexed after
  * the old one's rows went, never beside them. The dequeues come after the slice's commit, on the
  * relay's file: a forgetting is dequeued by its `seq` (one queued since is a row of its own), and
- * an indexed entry stays queued if its rowid was queued to be forgotten since (the entry deleted,
- * the rowid perhaps given again). A crash between the two leaves the entries queued: indexed
+ * an indexed entry stays queued if its rowid was queued to be forgotten since (its payload
+ * dropped, or the rowid given to a new entry: versions 17 and 19). A deleted entry's rows stay
+ * until a purge (search-index-purge.ts). A crash between the two leaves the entries queued: indexed
  * again, a rowid's rows twice, which a search's `rowid IN` counts once.
  *
  * A migrated file's queued entries within the rebuild's range (the restart's queue at the
@@ -149,6 +151,10 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   const markAhead = db.prepare<[number]>(
     'INSERT OR IGNORE INTO main.delivery_search_ahead (delivery_rowid) VALUES (?)',
   );
+  const forget = (rowid: number): void => {
+    forgetRows.run(rowid);
+    unmarkAhead.run(rowid);
+  };
   const clearAhead = db.prepare('DELETE FROM main.delivery_search_ahead');
   const isAhead = (rowid: string): string =>
     `EXISTS (SELECT 1 FROM main.delivery_search_ahead a WHERE a.delivery_rowid = ${rowid})`;
@@ -236,8 +242,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
       for (let after = 0; ;) {
         const batch = forgettable.all(after, BATCH);
         for (const { seq, rowid } of batch) {
-          forgetRows.run(rowid);
-          unmarkAhead.run(rowid);
+          forget(rowid);
           forgotten.push(seq);
           after = seq;
         }
@@ -301,6 +306,7 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
   };
 
   const legacyDrop = createLegacyIndexDrop(logDb, () => marks.get()!.rebuilt);
+  const purge = createIndexPurge(db, logDb, forget);
 
   const merge = db.prepare(
     `INSERT INTO main.delivery_search (delivery_search, rank) VALUES ('merge', ${MERGE_PAGES})`,
@@ -327,11 +333,14 @@ export function createSearchIndex(logDb: Db, lockWanted: () => boolean = neverWa
     indexSome,
     /**
      * Merges segments (levels of 4 or more, FTS5's 'usermerge') for about `budgetMs`, in steps of
-     * `MERGE_PAGES`; true while there is more to merge. Only the index file's lock is held.
+     * `MERGE_PAGES`; true while there is more to merge. Only the index file's lock is held. First,
+     * when they have become a share of the index, deleted entries' rows are forgotten
+     * (search-index-purge.ts), so that the merges drop them.
      * Once merged, a migrated file's old index is given back, a slice a call (legacy-index-drop.ts:
      * the relay file's lock, for a bounded number of rows).
      */
-    mergeSome: (budgetMs: number): boolean => mergeSlice(budgetMs) || legacyDrop.dropSome().more,
+    mergeSome: (budgetMs: number): boolean =>
+      purge.purgeSome(budgetMs) || mergeSlice(budgetMs) || legacyDrop.dropSome().more,
     /** Entries queued to be indexed or forgotten, and a migrated file's rowids left to rebuild. */
     pending: (): number => countQueued.get()!.n,
     /** One slice of giving back a migrated file's old index (see `mergeSome`). */

@@ -1,0 +1,104 @@
+import { performance } from 'node:perf_hooks';
+import type { Db } from './db.js';
+import { unsyncedTransaction } from './paced-slices.js';
+
+/**
+ * The deleted entries' rows that version 19 leaves in the index are forgotten all at once when
+ * they are this share of it: the index is then at most a quarter larger than the log's entries
+ * need, and its segments take tombstones once in a while (after about two days of hourly prunes
+ * at the full rate) rather than every hour.
+ */
+export const PURGE_SHARE = 0.2;
+/** Fewer stale rows than this are never worth a pass over the index. */
+export const PURGE_MIN_ROWS = 1_000;
+/** How often the share is looked at (one sum over the log's per-minute counts). */
+const CHECK_EVERY_MS = 10 * 60_000;
+/** Rowids looked at per step of the walk: a step scans at most this many, stale or not. */
+const STEP = 1_024;
+
+/**
+ * Forgets the index rows of entries no longer in the log (search-keeps-pruned-rows, version 19)
+ * once they are `PURGE_SHARE` of the index: a walk over the index's rowids, in slices of about
+ * `budgetMs` on the index's own file, each forgetting the rowids the log no longer holds. FTS5's
+ * merges then rewrite the segments the tombstones went to (its delete-merge takes a level with a
+ * tenth of its rows forgotten), and the walk's end takes what it found off `stale`.
+ *
+ * `db`: the index's connection (its file as `main`, the relay's attached as `log`); `logDb`: the
+ * index thread's connection to the relay's file; `forget`: takes one rowid's rows out.
+ */
+/** A walk under way: the rowid it has passed, where it ends, what it forgot so far. */
+interface Walk {
+  after: number;
+  upTo: number;
+  forgotten: number;
+}
+
+export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => void) {
+  const shares = db.prepare<[], { stale: number; live: number }>(
+    `SELECT (SELECT stale FROM log.delivery_search_gone) AS stale,
+       (SELECT coalesce(sum(n), 0) FROM log.delivery_counts) AS live`,
+  );
+  const lastRowid = db
+    .prepare<[], number | null>('SELECT max(id) FROM main.delivery_search_docsize')
+    .pluck();
+  const staleIn = db
+    .prepare<[number, number], number>(
+      `SELECT s.id FROM main.delivery_search_docsize s
+       WHERE s.id > ? AND s.id <= ?
+         AND NOT EXISTS (SELECT 1 FROM log.deliveries d WHERE d.rowid = s.id)
+       ORDER BY s.id`,
+    )
+    .pluck();
+  const found = logDb.prepare<[number]>(
+    'UPDATE delivery_search_gone SET stale = max(0, stale - ?)',
+  );
+
+  let checkedAt = -Infinity;
+  let walk: Walk | null = null;
+
+  const due = (): boolean => {
+    const now = performance.now();
+    if (now - checkedAt < CHECK_EVERY_MS) return false;
+    checkedAt = now;
+    const { stale, live } = shares.get()!;
+    return stale >= PURGE_MIN_ROWS && stale >= PURGE_SHARE * (stale + live);
+  };
+
+  const slice = unsyncedTransaction(
+    db,
+    (budgetMs: number, from: Walk): Walk => {
+      const started = performance.now();
+      const at = { ...from };
+      while (at.after < at.upTo) {
+        const to = Math.min(at.after + STEP, at.upTo);
+        for (const rowid of staleIn.all(at.after, to)) {
+          forget(rowid);
+          at.forgotten++;
+        }
+        at.after = to;
+        if (performance.now() - started >= budgetMs) break;
+      }
+      return at;
+    },
+    'purge',
+  );
+
+  return {
+    /**
+     * One slice of the walk, started when due; true while it has more to do. The walk's count
+     * comes off `stale` once it ends (entries deleted meanwhile count towards the next one).
+     */
+    purgeSome(budgetMs: number): boolean {
+      if (walk === null) {
+        if (!due()) return false;
+        walk = { after: 0, upTo: lastRowid.get() ?? 0, forgotten: 0 };
+      }
+      walk = slice(budgetMs, walk);
+      if (walk.after < walk.upTo) return true;
+      const { forgotten } = walk;
+      walk = null;
+      logDb.transaction(() => found.run(forgotten))();
+      return false;
+    },
+  };
+}
