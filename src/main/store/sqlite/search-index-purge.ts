@@ -16,23 +16,24 @@ const CHECK_EVERY_MS = 10 * 60_000;
 /** Rowids looked at per step of the walk: a step scans at most this many, stale or not. */
 const STEP = 1_024;
 
+/** A walk under way: the rowid it has passed, where it ends, the stale count it answers for. */
+interface Walk {
+  after: number;
+  upTo: number;
+  stale: number;
+}
+
 /**
  * Forgets the index rows of entries no longer in the log (search-keeps-pruned-rows, version 19)
  * once they are `PURGE_SHARE` of the index: a walk over the index's rowids, in slices of about
  * `budgetMs` on the index's own file, each forgetting the rowids the log no longer holds. FTS5's
  * merges then rewrite the segments the tombstones went to (its delete-merge takes a level with a
- * tenth of its rows forgotten), and the walk's end takes what it found off `stale`.
+ * tenth of its rows forgotten), and the walk's end takes the count it was started for off
+ * `stale`.
  *
  * `db`: the index's connection (its file as `main`, the relay's attached as `log`); `logDb`: the
  * index thread's connection to the relay's file; `forget`: takes one rowid's rows out.
  */
-/** A walk under way: the rowid it has passed, where it ends, what it forgot so far. */
-interface Walk {
-  after: number;
-  upTo: number;
-  forgotten: number;
-}
-
 export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => void) {
   const shares = db.prepare<[], { stale: number; live: number }>(
     `SELECT (SELECT stale FROM log.delivery_search_gone) AS stale,
@@ -49,19 +50,20 @@ export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => v
        ORDER BY s.id`,
     )
     .pluck();
-  const found = logDb.prepare<[number]>(
+  const walked = logDb.prepare<[number]>(
     'UPDATE delivery_search_gone SET stale = max(0, stale - ?)',
   );
 
   let checkedAt = -Infinity;
   let walk: Walk | null = null;
 
-  const due = (): boolean => {
+  /** The stale count when a walk is due, or null. */
+  const due = (): number | null => {
     const now = performance.now();
-    if (now - checkedAt < CHECK_EVERY_MS) return false;
+    if (now - checkedAt < CHECK_EVERY_MS) return null;
     checkedAt = now;
     const { stale, live } = shares.get()!;
-    return stale >= PURGE_MIN_ROWS && stale >= PURGE_SHARE * (stale + live);
+    return stale >= PURGE_MIN_ROWS && stale >= PURGE_SHARE * (stale + live) ? stale : null;
   };
 
   const slice = unsyncedTransaction(
@@ -71,10 +73,7 @@ export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => v
       const at = { ...from };
       while (at.after < at.upTo) {
         const to = Math.min(at.after + STEP, at.upTo);
-        for (const rowid of staleIn.all(at.after, to)) {
-          forget(rowid);
-          at.forgotten++;
-        }
+        for (const rowid of staleIn.all(at.after, to)) forget(rowid);
         at.after = to;
         if (performance.now() - started >= budgetMs) break;
       }
@@ -85,19 +84,22 @@ export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => v
 
   return {
     /**
-     * One slice of the walk, started when due; true while it has more to do. The walk's count
-     * comes off `stale` once it ends (entries deleted meanwhile count towards the next one).
+     * One slice of the walk, started when due; true while it has more to do. Once it ends, the
+     * count it was started for comes off `stale`: every entry deleted before it began has had its
+     * rows forgotten, or had none in this file (a migrated file's old index held them). Entries
+     * deleted meanwhile count towards the next walk.
      */
     purgeSome(budgetMs: number): boolean {
       if (walk === null) {
-        if (!due()) return false;
-        walk = { after: 0, upTo: lastRowid.get() ?? 0, forgotten: 0 };
+        const stale = due();
+        if (stale === null) return false;
+        walk = { after: 0, upTo: lastRowid.get() ?? 0, stale };
       }
       walk = slice(budgetMs, walk);
       if (walk.after < walk.upTo) return true;
-      const { forgotten } = walk;
+      const { stale } = walk;
       walk = null;
-      logDb.transaction(() => found.run(forgotten))();
+      logDb.transaction(() => walked.run(stale))();
       return false;
     },
   };
