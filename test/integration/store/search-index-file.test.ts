@@ -52,6 +52,14 @@ describe('the search index in its own file', () => {
       )
       .pluck()
       .get(`"${q}"`)!;
+  /** As retention deletes: each entry, then its payload, in one transaction. */
+  const prune = (ids: string[]): void =>
+    db.transaction(() => {
+      for (const id of ids) {
+        db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
+        db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
+      }
+    })();
   const queued = (table: string): number =>
     db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get()!;
   const stale = (): number =>
@@ -86,11 +94,7 @@ describe('the search index in its own file', () => {
     db = openDatabase(file);
     const ids = seedBirds(db, 30);
     await indexAll(db);
-    // As retention deletes: the entry, then its payload.
-    for (const id of ids.slice(0, 9)) {
-      db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
-      db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
-    }
+    prune(ids.slice(0, 9));
     // Nothing to forget: forgetting would put a tombstone in the segment that holds each row.
     expect(queued('delivery_search_forget')).toBe(0);
     expect(stale()).toBe(9);
@@ -116,13 +120,6 @@ describe('the search index in its own file', () => {
     db = openDatabase(file);
     const ids = seedBirds(db, 6_000);
     await indexAll(db);
-    const prune = (from: number, to: number): void =>
-      db.transaction(() => {
-        for (const id of ids.slice(from, to)) {
-          db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
-          db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
-        }
-      })();
     const mergeAll = (): void => {
       const index = createSearchIndex(db);
       while (index.mergeSome(1_000));
@@ -130,16 +127,16 @@ describe('the search index in its own file', () => {
     };
     expect(indexRowsMatching('kestrel')).toBe(2_000);
     // 900 of 6,000: under a purge's 1,000 rows.
-    prune(0, 900);
+    prune(ids.slice(0, 900));
     mergeAll();
     expect(indexRowsMatching('kestrel')).toBe(2_000);
     // 1,100 of 6,000: under its fifth.
-    prune(900, 1_100);
+    prune(ids.slice(900, 1_100));
     mergeAll();
     expect(indexRowsMatching('kestrel')).toBe(2_000);
     expect(stale()).toBe(1_100);
     // 1,500 of 6,000: a quarter.
-    prune(1_100, 1_500);
+    prune(ids.slice(1_100, 1_500));
     mergeAll();
     expect(stale()).toBe(0);
     expect(indexRowsMatching('kestrel')).toBe(1_500);
@@ -158,8 +155,7 @@ describe('the search index in its own file', () => {
     const rowidOf = (id: string): number =>
       db.prepare<[string], number>('SELECT rowid FROM deliveries WHERE id = ?').pluck().get(id)!;
     const oldRowid = rowidOf(ids[4]!);
-    db.prepare('DELETE FROM deliveries WHERE id = ?').run(ids[4]);
-    db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(ids[4]);
+    prune([ids[4]!]);
     // SQLite gives the next entry the largest rowid + 1: the deleted entry's.
     const [reused] = seedLog(db, UID, 1, {
       bodyOf: () => '{"bird":"wren"}',
@@ -224,10 +220,7 @@ describe('the search index in its own file', () => {
     old.close();
 
     db = openDatabase(file);
-    for (const id of [ids[2]!, ids[29]!]) {
-      db.prepare('DELETE FROM deliveries WHERE id = ?').run(id);
-      db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(id);
-    }
+    prune([ids[2]!, ids[29]!]);
     // The next entry takes seed-29's rowid, which the old index still holds with its text.
     seedLog(db, UID, 1, { bodyOf: () => '{"bird":"wren"}', labelOf: () => 'Accepted' });
     expect(found('heron')).toHaveLength(8);

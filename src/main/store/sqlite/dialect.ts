@@ -23,9 +23,9 @@ export const sqliteDialect: DeliveryDialect = {
     const inWindow = bounds === null ? '' : ` AND ${bounds('rowid')}`;
     // The index file's rows, but none of a rowid queued to be forgotten (its payload dropped, or
     // the rowid given to a new entry: versions 17 and 19). A deleted entry's rows stay until a
-    // purge, and match no entry. A migrated file's old
-    // index answers for its entries until the new one has been rebuilt past them, but not for
-    // those queued (the scan answers) nor those indexed ahead of the rebuild (the new one does).
+    // purge, and match no entry. A migrated file's old index answers for its entries until the
+    // new one has been rebuilt past them, but not for those queued (the scan answers) nor those
+    // indexed ahead of the rebuild (the new one does).
     return `d.rowid IN (
       SELECT rowid FROM search.delivery_search WHERE delivery_search MATCH ${phrase}${inWindow}
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)

@@ -8,9 +8,9 @@ import { unsyncedTransaction } from './paced-slices.js';
  * need, and its segments take tombstones once in a while (after about two days of hourly prunes
  * at the full rate) rather than every hour.
  */
-export const PURGE_SHARE = 0.2;
+const PURGE_SHARE = 0.2;
 /** Fewer stale rows than this are never worth a pass over the index. */
-export const PURGE_MIN_ROWS = 1_000;
+const PURGE_MIN_ROWS = 1_000;
 /** How often the share is looked at (one sum over the log's per-minute counts). */
 const CHECK_EVERY_MS = 10 * 60_000;
 /** Rowids looked at per step of the walk: a step scans at most this many, stale or not. */
@@ -99,7 +99,7 @@ export function createIndexPurge(db: Db, logDb: Db, forget: (rowid: number) => v
       if (walk.after < walk.upTo) return true;
       const { stale } = walk;
       walk = null;
-      logDb.transaction(() => walked.run(stale))();
+      walked.run(stale);
       return false;
     },
   };

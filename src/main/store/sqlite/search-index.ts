@@ -19,11 +19,11 @@ import { tracedTransaction } from './writer-trace.js';
  * A level that reaches 'crisismerge' segments is still merged whole by the flush that fills it,
  * whatever its size: FTS5's levels count segments, not bytes, so the level holding a large log's
  * biggest segments also takes small ones from below. At FTS5's default of 16, a restart's
- * catch-up (one segment a slice, no quiet slice to merge in) filled the level holding a two-million
- * entry index, and one slice rewrote all of it: 219 s, 6.7 GB through the WAL, the catch-up and the
- * kept totals stopped meanwhile. At 64 a level fills after 64 times as many slices as the one below
- * it (the third level after 262,144), so a catch-up never gets there, and the quiet slices' merges
- * (levels of 4 or more) keep every level short once it has caught up.
+ * catch-up (one segment a slice, no quiet slice to merge in) filled the level holding a
+ * two-million entry index, and one slice rewrote all of it: 219 s, 6.7 GB through the WAL, the
+ * catch-up and the kept totals stopped meanwhile. At 64 a level fills after 64 times as many
+ * slices as the one below it (the third level after 262,144), so a catch-up never gets there,
+ * and the quiet slices' merges (levels of 4 or more) keep every level short once caught up.
  */
 const MERGING = { automerge: 0, crisismerge: 64 } as const;
 /** Leaf pages per 'merge' step in a quiet slice: a step cannot be cut short. */
@@ -117,8 +117,8 @@ function openIndexConnection(logFile: string): Db {
  * relay's file: a forgetting is dequeued by its `seq` (one queued since is a row of its own), and
  * an indexed entry stays queued if its rowid was queued to be forgotten since (its payload
  * dropped, or the rowid given to a new entry: versions 17 and 19). A deleted entry's rows stay
- * until a purge (search-index-purge.ts). A crash between the two leaves the entries queued: indexed
- * again, a rowid's rows twice, which a search's `rowid IN` counts once.
+ * until a purge (search-index-purge.ts). A crash between the two leaves the entries queued:
+ * indexed again, a rowid's rows twice, which a search's `rowid IN` counts once.
  *
  * A migrated file's queued entries within the rebuild's range (the restart's queue at the
  * upgrade: 50,000 at a million entries) are indexed from the queue like any other, not left
