@@ -28,6 +28,8 @@ export async function pacedSender(options: {
   secret: string;
   perSecond: number;
   seconds: number;
+  /** Sends no more once aborted (what was sent is still awaited and counted). */
+  stop?: AbortSignal;
 }): Promise<SenderResult> {
   const random = new SeededRandom(7);
   const times: number[] = [];
@@ -37,10 +39,12 @@ export async function pacedSender(options: {
   const urls = typeof options.url === 'string' ? [options.url] : options.url;
   const start = performance.now();
   const total = Math.round(options.perSecond * options.seconds);
-  for (let i = 0; i < total; i++) {
+  let i = 0;
+  for (; i < total; i++) {
     const due = start + (i * 1000) / options.perSecond;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
+    if (options.stop?.aborted) break;
     const body = realisticPayload(random, 1024 + random.int(1024), 5_000_000 + i);
     const sent = performance.now();
     inFlight.push(
@@ -69,7 +73,7 @@ export async function pacedSender(options: {
   await Promise.all(inFlight);
   const sorted = [...times].sort((a, b) => a - b);
   return {
-    sent: total,
+    sent: i,
     answered: times.length,
     failed,
     p50Ms: percentile(sorted, 0.5),

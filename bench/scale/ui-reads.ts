@@ -1,11 +1,11 @@
 /**
  * What both scale suites (SQLite and PostgreSQL) time after the sender: every read the UI makes
- * on the busy webhook, each three times (the median printed, with the total it answered), and the
- * small helpers they share.
+ * on the busy webhook, each three times (the median printed, with the total it answered), with
+ * the sender going on beside them (SQLite), and the small helpers they share.
  */
 import { performance } from 'node:perf_hooks';
 import type { ServerProcess } from '../ingress/processes.js';
-import type { SenderResult } from './paced-sender.js';
+import { pacedSender, type SenderResult } from './paced-sender.js';
 import type { ScaleRelayInfo } from './scale-relay.js';
 
 export const DAY_MS = 24 * 3_600_000;
@@ -89,6 +89,31 @@ export async function timeReads(info: ScaleRelayInfo, reads: Read[]): Promise<Ti
     out.push([name, times[0]!, [...times].sort((a, b) => a - b)[1]!, note]);
   }
   return out;
+}
+
+/**
+ * `read()` while the scale suite's paced sender posts (5 a second) to the relay: a read that
+ * holds the relay's event loop holds that sender's answers too.
+ */
+export async function besideReads<T>(
+  info: ScaleRelayInfo,
+  read: () => Promise<T>,
+): Promise<{ reads: T; sender: SenderResult }> {
+  const stop = new AbortController();
+  const sending = pacedSender({
+    url: info.senderUrl,
+    secret: info.senderSecret,
+    perSecond: 5,
+    seconds: 3_600,
+    stop: stop.signal,
+  });
+  try {
+    const reads = await read();
+    stop.abort();
+    return { reads, sender: await sending };
+  } finally {
+    stop.abort();
+  }
 }
 
 export function printReads(timed: TimedRead[]): void {

@@ -36,6 +36,7 @@ import { bulkSeed } from '../scale/bulk-seed.js';
 import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
 import {
   ask,
+  besideReads,
   loadAverage,
   ms,
   printReads,
@@ -230,7 +231,11 @@ async function run(): Promise<void> {
 
     const reads = uiReads(busyUid, rareOrder);
     loads.push(`the reads ${await loadAverage()}`);
-    const timed = await timeReads(info, reads);
+    // The sender goes on while the UI reads: a read that holds the event loop holds it too.
+    await ask(relay, 'loop');
+    const beside = await besideReads(info, () => timeReads(info, reads));
+    const loopReads = await ask<{ loopMaxMs: number; loopP99Ms: number }>(relay, 'loop');
+    const timed = beside.reads;
     await relay.stop();
 
     console.log(
@@ -262,6 +267,10 @@ async function run(): Promise<void> {
     );
     console.log(`File (with its WAL): ${mb(before)} before, ${mb(afterPrune)} after retention\n`);
     printReads(timed);
+    console.log(
+      `\nThe sender beside the reads (${beside.sender.answered} answered): p99 ${ms(beside.sender.p99Ms)}, max ${ms(beside.sender.maxMs)}; ` +
+        `the event loop's longest delay ${ms(loopReads.loopMaxMs)} (p99 ${ms(loopReads.loopP99Ms)})`,
+    );
 
     const weekEntries = Math.min(entries, arg('week-entries', 100_000));
     if (weekEntries > 0) await twoWeeksOfFileSize(weekEntries);
