@@ -72,6 +72,8 @@ export default defineConfig({
           'writer-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/writer-thread.ts'),
           // The search index's thread, started by the writer thread.
           'index-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/index-thread.ts'),
+          // The delivery log's pages and totals, read off the main thread.
+          'read-thread': resolve(import.meta.dirname, 'src/main/store/sqlite/read-thread.ts'),
         },
         // Shared chunks sit beside the entries, so the core finds writer-thread.js beside itself.
         output: { chunkFileNames: '[name]-[hash].js' },

@@ -95,10 +95,15 @@ export async function startServer<T>(
   nodeFlags: string[] = [],
   env: Record<string, string> = {},
 ): Promise<ServerProcess<T>> {
-  // The SQLite writer thread starts the search index's thread, whose script sits beside it.
+  // The SQLite store's other threads (the search index's, the reads') sit beside its writer's.
   const withIndex = threads.flatMap((thread) =>
     thread.endsWith('/writer-thread.ts')
-      ? [thread, thread.replace(/writer-thread\.ts$/, 'index-thread.ts')]
+      ? [
+          thread,
+          ...['index-thread.ts', 'read-thread.ts'].map((name) =>
+            thread.replace(/writer-thread\.ts$/, name),
+          ),
+        ]
       : [thread],
   );
   await Promise.all(withIndex.map((thread) => bundled(thread, '.js')));

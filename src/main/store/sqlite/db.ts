@@ -47,6 +47,18 @@ export function openConnection(file: string): Db {
 }
 
 /**
+ * A read-only connection to a relay file that `openDatabase` has prepared, with the search index
+ * attached (read-only too): the read thread's. It takes no lock a writer waits for.
+ */
+export function openReadConnection(file: string): Db {
+  const db = new Database(file, { readonly: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  attachIndexFile(db, file);
+  return db;
+}
+
+/**
  * Two connections write the relay's file: the main thread's and the writer thread's. In WAL mode
  * a transaction that has read cannot wait for the other's write lock once it wants to write
  * (SQLite answers SQLITE_BUSY at once rather than risk a deadlock), so every transaction on

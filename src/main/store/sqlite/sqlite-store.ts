@@ -15,6 +15,7 @@ import { createRetention } from './retention.js';
 import { createRunsRepository } from './runs-repo.js';
 import { createSecretsRepository } from './secrets-repo.js';
 import { createSettingsRepository } from './settings-repo.js';
+import { SqliteReadThread } from './sqlite-read-thread.js';
 import { SqliteTransactions } from './transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
 import { soloPeers } from '../store-peers.js';
@@ -112,12 +113,16 @@ export async function openSqliteStore(
     sqliteRepositories(db, writerThread.lockWanted),
     writerThread.lockWanted,
   );
+  const outside = transactions.outside();
+  const reads = new SqliteReadThread(file);
   let closing: Promise<void> | null = null;
   return {
     kind: 'sqlite',
     db,
     writerThread,
-    ...transactions.outside(),
+    ...outside,
+    // A page or total of the log can take long at a week's scale: never on the senders' thread.
+    deliveries: reads.deliveries(outside.deliveries),
     // On the writer thread, between commits: never on the thread that answers senders.
     retention: { prune: (policy, now) => writerThread.prune(policy, now) },
     batchStore,
@@ -129,7 +134,7 @@ export async function openSqliteStore(
     peers: soloPeers,
     close: () =>
       (closing ??= (async () => {
-        await writerThread.close();
+        await Promise.all([writerThread.close(), reads.close()]);
         db.close();
       })()),
   };

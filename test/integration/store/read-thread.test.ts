@@ -1,0 +1,131 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
+import { SqliteReadThread } from '../../../src/main/store/sqlite/sqlite-read-thread.js';
+import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
+import type { DeliveriesRepository } from '../../../src/main/store/deliveries.js';
+import { indexAll } from '../../support/index-all.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
+import { seedLog } from '../../support/seed-log.js';
+
+const COMMON = 'harbour-crane';
+const ENTRIES = 20_000;
+
+/**
+ * The delivery log's pages and totals are read on a thread of their own (sqlite/read-thread.ts):
+ * a search's first total over a week of entries takes half a second at two million, and on the
+ * main thread every sender waited as long.
+ */
+describe('the SQLite read thread', () => {
+  let relay: TestRelay;
+  let db: Db;
+  let webhook: { uid: string; ingressUrl: string; secret: string | null };
+
+  beforeAll(async () => {
+    relay = await startTestRelay();
+    db = sqliteDbOf(relay.core.store);
+    const created = await relay.createWebhook({ name: 'cranes' });
+    webhook = { uid: created.webhook.uid, ingressUrl: created.ingressUrl, secret: created.secret };
+    seedLog(db, webhook.uid, ENTRIES, {
+      bodyOf: (i) => JSON.stringify({ n: i, note: COMMON }),
+      labelOf: () => 'Accepted',
+    });
+    await indexAll(db);
+  });
+  afterAll(async () => {
+    await relay?.stop();
+  });
+
+  /** How often the relay's event loop turned while `read` was answered. */
+  const turnsDuring = async <T>(read: () => Promise<T>): Promise<{ value: T; turns: number }> => {
+    let turns = 0;
+    let done = false;
+    const spin = (): void => {
+      turns++;
+      if (!done) setImmediate(spin);
+    };
+    const reading = read();
+    setImmediate(spin);
+    try {
+      return { value: await reading, turns };
+    } finally {
+      done = true;
+    }
+  };
+
+  it("counts a common text's matches while the event loop goes on turning", async () => {
+    const { value, turns } = await turnsDuring(() =>
+      relay.core.store.deliveries.count(webhook.uid, { q: COMMON }),
+    );
+    expect(value).toBe(ENTRIES);
+    // On the main thread the count ran inside the call: not one turn before its answer.
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('reads a page off the main thread, the same rows the main connection reads', async () => {
+    const { value, turns } = await turnsDuring(() =>
+      relay.core.store.deliveries.page(webhook.uid, 25, null, { q: COMMON }),
+    );
+    const newest = db
+      .prepare('SELECT id FROM deliveries WHERE webhook_uid = ? ORDER BY id DESC LIMIT 25')
+      .pluck()
+      .all(webhook.uid);
+    expect(value.items.map((d) => d.id)).toEqual(newest);
+    expect(value.nextBefore).toBe(newest.at(-1));
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('lists and counts a delivery as soon as its 202 has come back', async () => {
+    const response = await postDelivery(
+      webhook.ingressUrl,
+      JSON.stringify({ note: 'late crane' }),
+      bearer(webhook.secret),
+    );
+    expect(response.status).toBe(202);
+    const id = response.body.delivery_id;
+    const page = await relay.call('deliveries.list', { uid: webhook.uid, limit: 1 });
+    expect(page.items[0]?.id).toBe(id);
+    expect(page.total).toBe(ENTRIES + 1);
+    // Still queued for the index: found by the queue's scan, from the 202 on.
+    const found = await relay.call('deliveries.list', { uid: webhook.uid, q: 'late crane' });
+    expect(found.items.map((d) => d.id)).toEqual([id]);
+  });
+});
+
+describe('the read thread on its own', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hookport-read-thread-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const onMain = {} as DeliveriesRepository;
+
+  it('fails a read with why when it cannot open the file, and tries again for the next', async () => {
+    const file = join(dir, 'missing.sqlite');
+    const reads = new SqliteReadThread(file);
+    const deliveries = reads.deliveries(onMain);
+    await expect(deliveries.count('wh_none')).rejects.toThrow(
+      `the SQLite read thread cannot open ${file}: unable to open database file`,
+    );
+    // Read-only: the thread never creates the file it was given.
+    expect(existsSync(file)).toBe(false);
+    await expect(deliveries.page('wh_none', 10, null)).rejects.toThrow(/unable to open/);
+    await reads.close();
+  });
+
+  it('closes once idle, and the next read starts it again', async () => {
+    const file = join(dir, 'hookport.sqlite');
+    openDatabase(file).close();
+    const reads = new SqliteReadThread(file, 20);
+    const deliveries = reads.deliveries(onMain);
+    expect(reads.started).toBe(false);
+    await expect(deliveries.count('wh_none')).resolves.toBe(0);
+    await vi.waitFor(() => expect(reads.started).toBe(false));
+    await expect(deliveries.page('wh_none', 10, null)).resolves.toEqual({
+      items: [],
+      nextBefore: null,
+    });
+    expect(reads.started).toBe(true);
+    await reads.close();
+    expect(reads.started).toBe(false);
+  });
+});
