@@ -1,7 +1,7 @@
 /**
  * What both scale suites (SQLite and PostgreSQL) time after the sender: every read the UI makes
  * on the busy webhook, each three times (the median printed, with the total it answered), with
- * the sender going on beside them (SQLite), and the small helpers they share.
+ * the sender going on beside them, and the small helpers they share.
  */
 import { performance } from 'node:perf_hooks';
 import type { ServerProcess } from '../ingress/processes.js';
@@ -115,6 +115,14 @@ export async function besideReads<T>(
     stop.abort();
   }
 }
+
+/** The sender beside the reads, and the relay's event loop meanwhile. */
+export const besideRow = (
+  sender: SenderResult,
+  loop: { loopMaxMs: number; loopP99Ms: number },
+): string =>
+  `\nThe sender beside the reads (${sender.answered} answered): p99 ${ms(sender.p99Ms)}, max ${ms(sender.maxMs)}; ` +
+  `the event loop's longest delay ${ms(loop.loopMaxMs)} (p99 ${ms(loop.loopP99Ms)})`;
 
 export function printReads(timed: TimedRead[]): void {
   console.log('| read (busy webhook) | total | first | median of 3 | target |');

@@ -30,6 +30,8 @@ import { pgSeed } from '../scale/pg-seed.js';
 import type { ScaleRelayInfo } from '../scale/scale-relay.js';
 import {
   ask,
+  besideReads,
+  besideRow,
   loadAverage,
   ms,
   printReads,
@@ -191,7 +193,13 @@ async function run(): Promise<void> {
     }
     const after = await databaseBytes(weekUrl);
     loads.push(`the reads ${await loadAverage()}`);
-    const timed = await timeReads(first!.info, uiReads(uids[0]!, week.rareOrder));
+    // The sender goes on beside the reads, to the relay that answers them.
+    await ask(first!, 'loop');
+    const beside = await besideReads(first!.info, () =>
+      timeReads(first!.info, uiReads(uids[0]!, week.rareOrder)),
+    );
+    const loopReads = await ask<{ loopMaxMs: number; loopP99Ms: number }>(first!, 'loop');
+    const timed = beside.reads;
     await stopPair(relays);
 
     console.log(
@@ -223,6 +231,7 @@ async function run(): Promise<void> {
     );
     console.log(`Database: ${mb(before)} before, ${mb(after)} after retention\n`);
     printReads(timed);
+    console.log(besideRow(beside.sender, loopReads));
   } finally {
     await cluster.stop();
   }

@@ -37,6 +37,7 @@ import { twoWeeksOfFileSize } from '../scale/two-weeks.js';
 import {
   ask,
   besideReads,
+  besideRow,
   loadAverage,
   ms,
   printReads,
@@ -267,10 +268,7 @@ async function run(): Promise<void> {
     );
     console.log(`File (with its WAL): ${mb(before)} before, ${mb(afterPrune)} after retention\n`);
     printReads(timed);
-    console.log(
-      `\nThe sender beside the reads (${beside.sender.answered} answered): p99 ${ms(beside.sender.p99Ms)}, max ${ms(beside.sender.maxMs)}; ` +
-        `the event loop's longest delay ${ms(loopReads.loopMaxMs)} (p99 ${ms(loopReads.loopP99Ms)})`,
-    );
+    console.log(besideRow(beside.sender, loopReads));
 
     const weekEntries = Math.min(entries, arg('week-entries', 100_000));
     if (weekEntries > 0) await twoWeeksOfFileSize(weekEntries);
