@@ -40,9 +40,13 @@ async function writePieces(
   let written = 0;
   for (; written < count && !connection.socket.destroyed; written++) {
     if (!connection.socket.write(piece)) {
-      await new Promise((resolve) => {
-        connection.socket.once('drain', resolve);
-        connection.socket.once('close', resolve);
+      // Whichever comes first; the other listener goes too (one per wait piled up on the socket).
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          connection.socket.off('drain', done).off('close', done);
+          resolve();
+        };
+        connection.socket.on('drain', done).on('close', done);
       });
     }
   }
