@@ -13,7 +13,8 @@
  * (< 300 ms each), and the database's size before and after retention.
  *   npm run bench -- scale --pg-entries 200000 --seconds 300
  * Default 200,000 entries (120,000 in the busy webhook): building the trigram GIN indexes for a
- * million took too long on the shared benchmark machine. `--prune-wait <s>` as in the scale suite.
+ * million took too long on the shared benchmark machine. `--prune-wait <s>` and `--busy-entries <n>`
+ * (the busy webhook's share; default 60 %) as in the scale suite.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -159,7 +160,13 @@ async function run(): Promise<void> {
     const leave = Math.round(entries * 0.05);
     const week = await pgSeed(
       weekUrl,
-      { entries, mainShare: 0.6, webhookUids: uids, days: 8, endAt: Date.now() },
+      {
+        entries,
+        mainShare: arg('busy-entries', entries * 0.6) / entries,
+        webhookUids: uids,
+        days: 8,
+        endAt: Date.now(),
+      },
       leave,
       (line) => console.log(`  ${line}`),
     );
