@@ -9,7 +9,7 @@ import {
   type ThreadRead,
   type ToReadThread,
 } from './read-thread-protocol.js';
-import { startThread, threadScript } from './thread-script.js';
+import { startThread, THREAD_LIMITS, threadScript } from './thread-script.js';
 import { fromThreadError } from './writer-thread-protocol.js';
 
 /**
@@ -94,6 +94,7 @@ export class SqliteReadThread {
   #start(): Running {
     const worker = startThread(threadScript('read-thread'), {
       workerData: { file: this.file } satisfies ReadThreadData,
+      resourceLimits: THREAD_LIMITS,
     });
     worker.unref();
     const waiting = new Map<number, Waiting>();

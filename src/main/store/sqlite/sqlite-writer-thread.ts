@@ -1,5 +1,5 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { startThread, threadScript } from './thread-script.js';
+import { startThread, THREAD_LIMITS, threadScript } from './thread-script.js';
 import { describeError, type Logger } from '../../log.js';
 import type { BatchItem, BatchResult, DeliveryBatchStore } from '../delivery-batch.js';
 import { SharedScratch } from './shared-scratch.js';
@@ -24,12 +24,6 @@ const RESTART_BACKOFF_MS = 1_000;
  * the next delivery starts another, which takes a few tens of milliseconds.
  */
 export const IDLE_CLOSE_MS = 30_000;
-
-/**
- * The thread's own V8 heap holds a batch or two at a time; a small young generation keeps its
- * share of the relay's memory small (see README, "Where the memory goes").
- */
-const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 2 };
 
 export interface WriterThreadConfig {
   /** The relay's SQLite file, already created and migrated by `openDatabase`. */

@@ -1,4 +1,10 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * A thread's own V8 heap holds a batch or a page or two at a time; a small young generation keeps
+ * its share of the relay's memory small (docs/operations/memory.md).
+ */
+export const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 2 };
 
 /** A worker thread's script: the built one, or its source and the dev boot that bundles it. */
 export interface ThreadScript {
