@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
 import { SqliteReadThread } from '../../../src/main/store/sqlite/sqlite-read-thread.js';
@@ -11,6 +13,9 @@ import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../supp
 import { seedLog } from '../../support/seed-log.js';
 
 const COMMON = 'harbour-crane';
+const READ_THEN_CLOSE = fileURLToPath(
+  new URL('../../fixtures/store/read-then-close.ts', import.meta.url),
+);
 const ENTRIES = 20_000;
 
 /**
@@ -110,6 +115,16 @@ describe('the read thread on its own', () => {
     expect(existsSync(file)).toBe(false);
     await expect(deliveries.page('wh_none', 10, null)).rejects.toThrow(/unable to open/);
     await reads.close();
+  });
+
+  it('lets a process that read the log and closed its store end on its own', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', READ_THEN_CLOSE, dir], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    // Not 13 (a top-level await left unsettled): the closing thread kept the process up.
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({ total: 0 });
   });
 
   it('closes once idle, and the next read starts it again', async () => {

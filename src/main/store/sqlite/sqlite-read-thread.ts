@@ -88,6 +88,8 @@ export class SqliteReadThread {
     const running = this.#running;
     if (!running) return;
     this.#running = null;
+    // Held until it has closed its connection: a process that closes its store waits for that.
+    running.worker.ref();
     running.worker.postMessage({ type: 'close' } satisfies ToReadThread);
   }
 
