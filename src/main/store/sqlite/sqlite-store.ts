@@ -35,7 +35,7 @@ export interface SqliteStoreOptions {
 /** The SQLite store, plus what only SQLite has: tests that check SQLite itself read `db`. */
 export interface SqliteStore extends Store {
   kind: 'sqlite';
-  /** The main connection (the writer thread has its own). */
+  /** The main connection (the writer and read threads have their own). */
   db: Db;
   /** Where accepted deliveries are committed: the writer thread, on its own connection. */
   writerThread: SqliteWriterThread;
