@@ -134,7 +134,7 @@ describe('the read thread on its own', () => {
     const deliveries = reads.deliveries(onMain);
     expect(reads.started).toBe(false);
     await expect(deliveries.count('wh_none')).resolves.toBe(0);
-    await vi.waitFor(() => expect(reads.started).toBe(false));
+    await vi.waitFor(() => expect(reads.started).toBe(false), { timeout: 10_000 });
     await expect(deliveries.page('wh_none', 10, null)).resolves.toEqual({
       items: [],
       nextBefore: null,
