@@ -8,18 +8,13 @@ export const sqliteDialect: DeliveryDialect = {
   labelIn: (bind, labels) =>
     `d.label IN (SELECT value FROM json_each(${bind(JSON.stringify(labels))}))`,
   /**
-   * The index (its own file, attached as `search`), plus a plain scan of the webhook's entries still waiting to be indexed (few once
-   * the catch-up has run: see search-indexer.ts), so an entry is found from its 202 on. The scan
-   * is driven by the queue (CROSS JOIN: SQLite otherwise walked the webhook's whole index to
-   * probe the queue, 600,000 entries for every search). It folds ASCII case only, the index all
-   * of Unicode; a non-ASCII word in other case is found once its entry is indexed.
+   * The index (its own file, attached as `search`), plus a plain scan of the webhook's entries
+   * still waiting to be indexed (few once the catch-up has run: see search-indexer.ts), so an
+   * entry is found from its 202 on.
    */
   holds: (bind, text, webhookUid, window) => {
     const phrase = bind(ftsPhrase(text));
     const bounds = window === undefined ? null : rowidBounds(bind, window);
-    // SQLite's lower() folds ASCII only; the needle must be folded the same way.
-    const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
-    const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
     const inWindow = bounds === null ? '' : ` AND ${bounds('rowid')}`;
     // The index file's rows, but none of a rowid queued to be forgotten (its payload dropped, or
     // the rowid given to a new entry: versions 17 and 19). A deleted entry's rows stay until a
@@ -35,18 +30,36 @@ export const sqliteDialect: DeliveryDialect = {
         AND rowid NOT IN (SELECT delivery_rowid FROM main.delivery_search_pending)
         AND rowid NOT IN (SELECT delivery_rowid FROM search.delivery_search_ahead)
       UNION ALL
-      SELECT s.delivery_rowid FROM delivery_search_pending s
-        CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
-        LEFT JOIN payloads pp ON pp.delivery_id = pd.id
-      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds('s.delivery_rowid')}`}
-        AND (${within('pd.id')} OR ${within("coalesce(pd.identity, '')")}
-         OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
-         OR ${within('CAST(pp.body AS TEXT)')}))`;
+      ${queuedScan(bind, text, webhookUid, bounds)})`;
   },
   commaList: (column) => `group_concat(${column})`,
   // Without statistics SQLite would take the webhook's index and read all of its entries.
   byTime: 'INDEXED BY deliveries_by_time',
 };
+
+/**
+ * The webhook's entries still waiting to be indexed that hold `text`, scanned. The scan is driven
+ * by the queue (CROSS JOIN: SQLite otherwise walked the webhook's whole index to probe the queue,
+ * 600,000 entries for every search). It folds ASCII case only (SQLite's lower(), so the needle is
+ * folded the same way), the index all of Unicode; a non-ASCII word in other case is found once
+ * its entry is indexed.
+ */
+function queuedScan(
+  bind: Bind,
+  text: string,
+  webhookUid: string,
+  bounds: ((column: string) => string) | null,
+): string {
+  const needle = bind(text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
+  const within = (field: string): string => `instr(lower(${field}), ${needle}) > 0`;
+  return `SELECT s.delivery_rowid FROM delivery_search_pending s
+        CROSS JOIN deliveries pd ON pd.rowid = s.delivery_rowid
+        LEFT JOIN payloads pp ON pp.delivery_id = pd.id
+      WHERE +pd.webhook_uid = ${webhookUid}${bounds === null ? '' : ` AND ${bounds('s.delivery_rowid')}`}
+        AND (${within('pd.id')} OR ${within("coalesce(pd.identity, '')")}
+         OR ${within("coalesce(pd.event_type, '')")} OR ${within("coalesce(pd.summary, '')")}
+         OR ${within('CAST(pp.body AS TEXT)')})`;
+}
 
 /**
  * The old index's part (migration 017) within the window, as one lower and one upper bound: FTS5
@@ -84,3 +97,23 @@ function rowidBounds(bind: Bind, window: SearchWindow): (column: string) => stri
 
 /** The same, for a search the index says is rare: its rows drive the page and the count. */
 export const sqliteRareSearchDialect: DeliveryDialect = { ...sqliteDialect, drivenBySearch: true };
+
+/**
+ * A rare search whose hits in the index file are known (search-plan.ts: `hits`, a JSON array of
+ * rowids): they drive the page and the count without matching the phrase again. As `holds`, less
+ * a rowid queued to be forgotten, plus the webhook's entries still queued for the index; the old
+ * index (migration 017) has no part, as the plan gives hits only once it answers for nothing.
+ */
+export function sqliteKnownHitsDialect(hits: string): DeliveryDialect {
+  return {
+    ...sqliteRareSearchDialect,
+    holds: (bind, text, webhookUid, window) => {
+      const bounds = window === undefined ? null : rowidBounds(bind, window);
+      return `d.rowid IN (
+      SELECT value FROM json_each(${bind(hits)})
+        WHERE value NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)${bounds === null ? '' : ` AND ${bounds('value')}`}
+      UNION ALL
+      ${queuedScan(bind, text, webhookUid, bounds)})`;
+    },
+  };
+}
