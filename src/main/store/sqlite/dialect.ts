@@ -107,13 +107,11 @@ export const sqliteRareSearchDialect: DeliveryDialect = { ...sqliteDialect, driv
 export function sqliteKnownHitsDialect(hits: string): DeliveryDialect {
   return {
     ...sqliteRareSearchDialect,
-    holds: (bind, text, webhookUid, window) => {
-      const bounds = window === undefined ? null : rowidBounds(bind, window);
-      return `d.rowid IN (
+    // A window only narrows the work (sql/delivery-filter.ts), and these hits are few already.
+    holds: (bind, text, webhookUid) => `d.rowid IN (
       SELECT value FROM json_each(${bind(hits)})
-        WHERE value NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)${bounds === null ? '' : ` AND ${bounds('value')}`}
+        WHERE value NOT IN (SELECT delivery_rowid FROM main.delivery_search_forget)
       UNION ALL
-      ${queuedScan(bind, text, webhookUid, bounds)})`;
-    },
+      ${queuedScan(bind, text, webhookUid, null)})`,
   };
 }
