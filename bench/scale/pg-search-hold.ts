@@ -5,6 +5,7 @@
  * or SIGTERM.
  *
  *   node --import tsx bench/scale/pg-search-hold.ts <out.json> [--pg-entries 200000]
+ *     [--busy-entries N] (the busy webhook's entries; default 60 % of the log)
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { arg, WEBHOOKS } from './suite-common.js';
 const out = process.argv[2];
 if (!out) throw new Error('usage: pg-search-hold.ts <out.json> [--pg-entries N]');
 const entries = arg('pg-entries', 200_000);
+const busy = arg('busy-entries', Math.round(entries * 0.6));
 const cluster = await startPostgresCluster();
 const stop = (): void => void cluster.stop().then(() => process.exit(0));
 process.once('SIGINT', stop);
@@ -24,7 +26,7 @@ const url = await cluster.createDatabase();
 const uids = await webhooksOn(url, randomBytes(32).toString('hex'));
 const week = await pgSeed(
   url,
-  { entries, mainShare: 0.6, webhookUids: uids, days: 8, endAt: Date.now() },
+  { entries, mainShare: busy / entries, webhookUids: uids, days: 8, endAt: Date.now() },
   Math.round(entries * 0.05),
   (line) => console.log(line),
 );

@@ -49,6 +49,7 @@ export const postgresDialect: DeliveryDialect = {
       SELECT p.delivery_id FROM payloads p WHERE NOT p.indexed AND ${payload})`;
   },
   commaList: (column) => `string_agg(${column}, ',' ORDER BY ${column})`,
+  pageIdsFirst: true,
   // The planner's statistics pick the time index for a minute's range.
   byTime: '',
 };

@@ -39,11 +39,12 @@ export function pageCall(
 ): Call<Page> {
   const { where, params } = deliveryFilter(dialect, webhookUid, before, only, window);
   // One row more than the page: whether there is a next one.
-  const all = rows(
-    `${selectEntries(dialect)} WHERE ${where} ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`,
-    params,
-    toRecord,
-  );
+  const newest = `ORDER BY d.id DESC LIMIT $${params.push(limit + 1)}`;
+  const sql = dialect.pageIdsFirst
+    ? `${selectEntries(dialect)} WHERE d.id IN (SELECT d.id FROM deliveries d WHERE ${where} ${newest})
+       ORDER BY d.id DESC`
+    : `${selectEntries(dialect)} WHERE ${where} ${newest}`;
+  const all = rows(sql, params, toRecord);
   return mapCall(all, (records) => ({
     items: records.slice(0, limit),
     nextBefore: records.length > limit ? records[limit - 1]!.id : null,

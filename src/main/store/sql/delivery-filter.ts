@@ -25,6 +25,13 @@ export interface DeliveryDialect extends SqlDialect {
    */
   holds(bind: Bind, text: string, webhookUid: string, window?: SearchWindow): string;
   /**
+   * A page reads its entries' IDs first, then their rows. PostgreSQL's planner otherwise took the
+   * primary key for a time range's page (`SELECT d.*`): from the newest entry of every webhook
+   * down to the range, 747,590 rows read and dropped for a day three days back at 2 million
+   * (324 ms); for the IDs alone it walks the webhook's index, reading no row (27–84 ms).
+   */
+  pageIdsFirst?: boolean;
+  /**
    * The search's own rows drive the statement: the other filters are tested on each of them
    * rather than used to walk an index (SQLite: a rare text, see sqlite/search-plan.ts).
    */
