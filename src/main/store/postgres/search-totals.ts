@@ -2,7 +2,7 @@ import type { DeliveryPageFilter } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
 import type { Queryable } from './client.js';
-import { postgresDialect } from './dialect.js';
+import { postgresDialect, postgresParallelDialect } from './dialect.js';
 import { withLocalSettings } from './local-settings.js';
 import { runCall } from './queries.js';
 
@@ -121,7 +121,8 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     // parameters then appended after those of the indexed one (`$1`, the webhook, shared).
     const rowByRow = deliveryFilter(postgresDialect, webhookUid, null, only, {});
     const how = since === undefined ? await firstCount(webhookUid, only) : 'rows';
-    const indexed = how === 'rows' ? null : deliveryFilter(postgresDialect, webhookUid, null, only);
+    const indexed =
+      how === 'rows' ? null : deliveryFilter(postgresParallelDialect, webhookUid, null, only);
     const params = indexed?.params ?? [webhookUid];
     const shift = params.length - 1;
     const rowWhere = rowByRow.where.replace(/\$(\d+)/g, (_, n: string) =>
