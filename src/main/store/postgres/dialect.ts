@@ -30,7 +30,7 @@ const eachRowHolds = (like: (field: string) => string): string => {
  * `scoped`: the queued arms read only the webhook's entries from the oldest queued row on (the
  * queue is the log's newest rows, indexed in order). After a restart with a backlog most of it is
  * other webhooks', and each queued payload is converted and folded to be tested (~15 µs): a rare
- * word's page at a million entries with 50,000 queued, 447–536 ms → 254–336 ms. Not for a count
+ * word's page at a million entries with 50,000 queued, 447–536 ms → 237–388 ms. Not for a count
  * read by parallel workers: the join's fence (OFFSET 0, so that the payload is tested after the
  * join, not at the payloads' scan) keeps them out, and Tromsø's first count took 9–12 s, not 6–7.
  */
