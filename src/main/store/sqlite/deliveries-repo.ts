@@ -1,9 +1,9 @@
 import type { DeliveriesRepository } from '../deliveries.js';
 import { countCall, deliveriesCalls, pageCall } from '../sql/deliveries.js';
+import type { DeliveryDialect } from '../sql/delivery-filter.js';
 import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 import { sqliteDialect, sqliteKnownHitsDialect, sqliteRareSearchDialect } from './dialect.js';
-import type { DeliveryDialect } from '../sql/delivery-filter.js';
 import { queriesOn, sqliteRepository } from './queries.js';
 import { searchPlans } from './search-plan.js';
 import { keptSearchTotals } from './search-totals.js';
