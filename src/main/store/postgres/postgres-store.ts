@@ -48,8 +48,11 @@ const DEFAULT_LEASE_MS = 30_000;
 
 const replicaIdOf = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
-/** Every repository bound to `q`: the pool, or one transaction's client. Runs are built apart. */
-function repositoriesOn(q: Queryable): Omit<StoreRepositories, 'runs'> {
+/**
+ * Every repository bound to `q`: the pool, or one transaction's client. Runs are built apart.
+ * `live`: false once the store closes (long background work stops between its statements).
+ */
+function repositoriesOn(q: Queryable, live?: () => boolean): Omit<StoreRepositories, 'runs'> {
   return {
     factories: createPostgresFactoriesRepository(q),
     webhooks: createPostgresWebhooksRepository(q),
@@ -62,7 +65,7 @@ function repositoriesOn(q: Queryable): Omit<StoreRepositories, 'runs'> {
     alarms: createPostgresAlarmsRepository(q),
     attempts: createPostgresAttemptsRepository(q),
     scans: createPostgresDeliveryScans(q),
-    retention: createPostgresRetention(q),
+    retention: createPostgresRetention(q, live),
     metrics: createPostgresMetricsReader(q),
     links: createPostgresLinksRepository(q),
   };
@@ -146,9 +149,15 @@ export async function openPostgresStore(
       await Promise.all(limiters.map((limiter) => limiter.close()));
     });
 
+    let open = true;
+    // Runs first (closers run last-in first): a prune resting between statements stops there.
+    closers.push(() => {
+      open = false;
+    });
+
     return {
       kind: 'postgres',
-      ...repositoriesOn(pool),
+      ...repositoriesOn(pool, () => open),
       runs,
       batchStore: markingBusy(
         createPostgresBatchStore(pool, { dedupeWindowMs: options.dedupeWindowMs }),

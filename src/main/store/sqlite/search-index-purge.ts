@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './db.js';
-import { unsyncedTransaction } from './paced-slices.js';
+import { unsyncedTransaction } from './unsynced-transaction.js';
 
 /**
  * The deleted entries' rows that version 19 leaves in the index are forgotten all at once when

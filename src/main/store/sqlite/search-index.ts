@@ -5,7 +5,7 @@ import { indexFileOf } from './search-index-file.js';
 import { createLegacyIndexDrop } from './legacy-index-drop.js';
 import { createIndexPurge } from './search-index-purge.js';
 import type { IndexPacing, IndexRun } from '../search-indexer.js';
-import { unsyncedTransaction } from './paced-slices.js';
+import { unsyncedTransaction } from './unsynced-transaction.js';
 import { neverWanted } from './writer-yield.js';
 import { tracedTransaction } from './writer-trace.js';
 
