@@ -190,7 +190,7 @@ describe('the delivery log at scale, in Chromium', () => {
       labelOf: (i) => (i % 477 === 0 && i < 44 * 477 ? 'Rejected (auth)' : 'Accepted'),
     });
     const off = await relay.createWebhook({ name: 'switched-off' });
-    await relay.api('PATCH', `/api/webhooks/${off.webhook.uid}`, { enabled: false });
+    await relay.call('webhooks.update', { uid: off.webhook.uid, enabled: false });
     expect((await postDelivery(off.ingressUrl, '{}', bearer(off.secret))).status).toBe(404);
 
     const ui = await openUi(browser, { relay, viewport: WIDE });

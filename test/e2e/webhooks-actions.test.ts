@@ -175,8 +175,7 @@ describe('Webhooks page actions in Chromium', () => {
 
   it('creates a signature webhook and reuses an existing team secret without showing it', async () => {
     const { browser, relay } = env;
-    const team = await relay.api('POST', '/api/secrets', { name: 'shared-token' });
-    expect(team.status).toBe(201);
+    await relay.call('secrets.create', { name: 'shared-token' });
     const ui = await openUi(browser, { relay });
     try {
       const { page } = ui;

@@ -47,8 +47,7 @@ describe('link: in a webhook definition file', () => {
     await relay.core.links.idle();
     const uid = await uidOf('gl');
     expect(hook.url).toBe(`${publicUrl}/webhooks/w/${uid}`);
-    const shown = await relay.api('GET', `/api/webhooks/${uid}/link`);
-    expect(shown.body).toMatchObject({
+    expect(await relay.call('links.get', { uid })).toMatchObject({
       kind: 'gitlab',
       target: `acme%2Fapi#${hook.id}`,
       apiBaseUrl: gitlab.apiBaseUrl,
@@ -62,13 +61,11 @@ describe('link: in a webhook definition file', () => {
     writeDefinition(dir, 'webhooks/gl.yaml', gitlabFile(`${link}  recover: false\n`));
     // The directory watcher may apply the edit before this sync: what counts is the outcome.
     expect((await sync(relay)).status).toBe(200);
-    expect((await relay.api('GET', `/api/webhooks/${uid}/link`)).body).toMatchObject({
-      recover: false,
-    });
+    expect(await relay.call('links.get', { uid })).toMatchObject({ recover: false });
 
     writeDefinition(dir, 'webhooks/gl.yaml', gitlabFile(''));
     expect((await sync(relay)).status).toBe(200);
-    expect((await relay.api('GET', `/api/webhooks/${uid}/link`)).body).toBeNull();
+    expect(await relay.call('links.get', { uid })).toBeNull();
     // Unlinking never touches the provider's hook.
     expect(hook.url).toBe(`${publicUrl}/webhooks/w/${uid}`);
   });
@@ -91,7 +88,7 @@ describe('link: in a webhook definition file', () => {
     expect(text).toContain('tokenSecretName: gl-api');
     expect((await sync(relay)).body.items[0]).toMatchObject({ action: 'unchanged' });
 
-    expect((await relay.api('DELETE', `/api/webhooks/${uid}/link`)).status).toBe(200);
+    await relay.call('links.delete', { uid });
     expect(readFileSync(join(dir, 'webhooks/gl.yaml'), 'utf8')).not.toContain('link:');
   });
 

@@ -48,11 +48,13 @@ describe('keeping a GitHub hook pointed', () => {
     expect(hook.config.url).toBe(`${second}/webhooks/w/${webhook.uid}`);
     expect(hook.config.secret).toBe(HOOK_SECRET);
     expect(hook.events).toEqual(['push', 'issues']);
-    const link = await relay.api('GET', `/api/webhooks/${webhook.uid}/link`);
-    expect(link.body).toMatchObject({ check: { ok: true, pointsHere: true } });
+    expect(await relay.call('links.get', { uid: webhook.uid })).toMatchObject({
+      check: { ok: true, pointsHere: true },
+    });
     // The webhook's JSON carries its link.
-    const read = await relay.api('GET', `/api/webhooks/${webhook.uid}`);
-    expect(read.body).toMatchObject({ link: { kind: 'github', check: { ok: true } } });
+    expect(await relay.call('webhooks.get', { uid: webhook.uid })).toMatchObject({
+      link: { kind: 'github', check: { ok: true } },
+    });
   });
 
   it('reports a hook a person set inactive and leaves it as it is', async () => {
