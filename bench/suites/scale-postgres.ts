@@ -140,6 +140,30 @@ export async function webhooksOn(databaseUrl: string, masterKey: string): Promis
   }
 }
 
+/**
+ * PostgreSQL's own checkpoint lines (log_checkpoints is on by default) from `fromMs` on, each at
+ * its second from `zeroMs` (wall clock): a checkpoint's sync makes every commit's WAL flush wait,
+ * and the seed's gigabytes are still being checkpointed when the relays start.
+ */
+function checkpointsSince(log: string, fromMs: number, zeroMs: number): string {
+  const lines = log
+    .split('\n')
+    .map((line) =>
+      /^(\S+ \S+) UTC \[\d+\] LOG:\s+checkpoint (starting: .*|complete: .*)$/.exec(line),
+    )
+    .filter((match) => match !== null)
+    .map((match) => ({ at: Date.parse(`${match[1]!.replace(' ', 'T')}Z`), what: match[2]! }))
+    .filter(({ at }) => at >= fromMs);
+  if (lines.length === 0) return 'none';
+  const brief = (what: string): string =>
+    what.startsWith('starting')
+      ? what
+      : `complete (${/write=[^,]+, sync=[^,]+, total=[^;]+/.exec(what)?.[0] ?? what})`;
+  return lines
+    .map(({ at, what }) => `${((at - zeroMs) / 1000).toFixed(1)} s ${brief(what)}`)
+    .join('; ');
+}
+
 async function run(): Promise<void> {
   const entries = arg('pg-entries', 200_000);
   const seconds = arg('seconds', 300);
@@ -177,6 +201,7 @@ async function run(): Promise<void> {
     const before = await databaseBytes(weekUrl);
 
     loads.push(`the week's start ${await loadAverage()}`);
+    const seededAt = Date.now();
     const started = performance.now();
     let pruned = 0;
     let prunedAt: number | null = null;
@@ -189,6 +214,7 @@ async function run(): Promise<void> {
     const [first] = relays.relays;
     const pendingAtStart = (await ask<{ pending: number }>(first!, 'pending')).pending;
     await Promise.all(relays.relays.map((relay) => ask(relay, 'loop')));
+    const sendingAt = Date.now();
     const loaded = await send(relays, seconds);
     const loops = await Promise.all(
       relays.relays.map((relay) => ask<{ loopMaxMs: number; loopP99Ms: number }>(relay, 'loop')),
@@ -226,6 +252,9 @@ async function run(): Promise<void> {
     console.log(`Slowest on the week: ${slow(loaded)}`);
     console.log(
       `\np99 ratio ${(loaded.p99Ms / Math.max(quiet.p99Ms, 0.001)).toFixed(2)}× (target ≤ 2×); max ${ms(loaded.maxMs)} (target < 250 ms)`,
+    );
+    console.log(
+      `Checkpoints since the seed (PostgreSQL's log; seconds from the week's sender start): ${checkpointsSince(cluster.log(), seededAt - 120_000, sendingAt)}`,
     );
     console.log(
       `Event loops, longest delay: empty ${quietLoops.map((l) => ms(l.loopMaxMs)).join(' / ')}, the week ${loops.map((l) => `${ms(l.loopMaxMs)} (p99 ${ms(l.loopP99Ms)})`).join(' / ')}`,
