@@ -32,10 +32,14 @@ export function uiReads(busyUid: string, rareOrder: number): Read[] {
   const count = `/api/webhooks/${busyUid}/deliveries/count?`;
   return [
     ['first page + exact total', deliveries],
+    ['a word in 1 payload, the UI: its page', `${deliveries}&q=order_${rareOrder}&total=later`],
+    ['a word in 1 payload, the UI: its count', `${count}q=order_${rareOrder}`],
     ['q = a word in 1 payload', `${deliveries}&q=order_${rareOrder}`],
     ['Tromsø, the UI: its page (total=later)', `${deliveries}&q=Troms%C3%B8&total=later`],
     ['Tromsø, the UI: its count', `${count}q=Troms%C3%B8`],
     ['q = a word in many payloads (Tromsø)', `${deliveries}&q=Troms%C3%B8`],
+    ['an ID prefix, the UI: its page', `${deliveries}&q=${deepBefore.slice(0, 12)}&total=later`],
+    ['an ID prefix, the UI: its count', `${count}q=${deepBefore.slice(0, 12)}`],
     ['q = a delivery ID prefix', `${deliveries}&q=${deepBefore.slice(0, 12)}`],
     ['labels = Rejected (auth)', `${deliveries}&labels=Rejected%20(auth)`],
     ['labels = Accepted,Duplicate', `${deliveries}&labels=Accepted,Duplicate`],
