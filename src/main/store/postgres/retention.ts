@@ -2,12 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { pacedSlices, type SlicePacing } from '../paced-slices.js';
 import { pruneCutoff, type Retention, type RetentionPolicy } from '../retention-policy.js';
 import type { Queryable } from './client.js';
+import { RowsPerBudget } from './rows-per-budget.js';
 
 /**
  * A statement per slice, sized to about `ms`, then three times its length of rest: each batch
- * writes its deletes' WAL, which the senders' next commits flush with their own. Back to back,
- * a restart's prune of 250,000 entries at two million took 14 s and the sender beside it waited
- * up to 273 ms once. At a quarter of the time it takes about a minute.
+ * writes its deletes' WAL, which the senders' next commits flush with their own. Back to back, a
+ * restart's prune of 250,000 entries at two million took the database's time for 14 s; at a
+ * quarter of it, about 50 s.
  */
 const RETENTION_PACING: SlicePacing = { ms: 25, share: 0.25 };
 /** Entries read from the time index per statement, at most: one short statement at any log size. */
@@ -56,29 +57,14 @@ const FORGET_KEYS = `
   DELETE FROM dedupe_keys WHERE ctid IN (
     SELECT ctid FROM dedupe_keys WHERE accepted_at < $1 LIMIT $2)`;
 
-/** How many rows to ask for so that a statement takes about `budgetMs`, by the last ones' pace. */
-class BatchSize {
-  private msPerRow = FIRST_MS_PER_ROW;
-
-  constructor(private readonly max: number) {}
-
-  rows(budgetMs: number): number {
-    return Math.min(this.max, Math.max(MIN_BATCH, Math.floor(budgetMs / this.msPerRow)));
-  }
-
-  took(ms: number, rows: number): void {
-    if (rows > 0) this.msPerRow = (this.msPerRow + ms / rows) / 2;
-  }
-}
-
 /**
  * retention.ts on PostgreSQL, with the same policy and pace rule (paced-slices.ts). The store
  * runs it under the 'retention' advisory lock (one replica at a time); `live` turns false as the
  * store closes, and the prune stops after its statement at hand (the next one goes on).
  */
 export function createPostgresRetention(q: Queryable, live: () => boolean = () => true): Retention {
-  const entries = new BatchSize(MAX_ENTRIES);
-  const keys = new BatchSize(MAX_KEYS);
+  const entries = new RowsPerBudget(FIRST_MS_PER_ROW, MIN_BATCH, MAX_ENTRIES);
+  const keys = new RowsPerBudget(FIRST_MS_PER_ROW, MIN_BATCH, MAX_KEYS);
   return {
     /** Deletes what the policy no longer protects; returns how many deliveries went. */
     async prune(policy: RetentionPolicy, now: number): Promise<number> {

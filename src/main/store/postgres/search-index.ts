@@ -4,6 +4,7 @@ import type { IndexPacing, IndexRun, SearchIndexer } from '../search-indexer.js'
 import { JOB_LOCK_NAMESPACE, jobLockKey } from './advisory-lock.js';
 import { withTransaction } from './client.js';
 import type { PgPool } from './pool.js';
+import { RowsPerBudget } from './rows-per-budget.js';
 
 /**
  * Each PostgreSQL slice is a transaction of round trips: fewer, longer ones. A quiet relay's
@@ -60,7 +61,9 @@ export type PostgresSearchIndex = ReturnType<typeof createPostgresSearchIndex>;
  * metrics reader's `searchPending`.
  */
 export function createPostgresSearchIndex(pool: PgPool) {
-  const msPerRow = new Map(QUEUES.map((queue) => [queue, FIRST_MS_PER_ROW]));
+  const paces = new Map(
+    QUEUES.map((queue) => [queue, new RowsPerBudget(FIRST_MS_PER_ROW, 1, MAX_ROWS)]),
+  );
   // Each slice starts with the other queue, so a long one never starves the other.
   let turn = 0;
 
@@ -80,14 +83,11 @@ export function createPostgresSearchIndex(pool: PgPool) {
           await client.query('SELECT pg_advisory_xact_lock($1, $2)', SEARCH_ORDER_LOCK);
         }
         for (;;) {
-          const left = budgetMs - (performance.now() - started);
-          const rows = Math.min(MAX_ROWS, Math.max(1, Math.floor(left / msPerRow.get(queue)!)));
+          const pace = paces.get(queue)!;
+          const rows = pace.rows(budgetMs - (performance.now() - started));
           const at = performance.now();
           const updated = (await client.query(indexOldest(queue), [rows])).rowCount ?? 0;
-          if (updated > 0) {
-            const spent = (performance.now() - at) / updated;
-            msPerRow.set(queue, (msPerRow.get(queue)! + spent) / 2);
-          }
+          pace.took(performance.now() - at, updated);
           indexed += updated;
           // Fewer than asked: this queue is empty, or the rest is another relay's to index. (Said
           // before the budget: a slow answer on an empty queue is not "more to do".)
