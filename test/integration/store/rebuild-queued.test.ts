@@ -18,7 +18,7 @@ const ENTRIES = 3_000;
 const leftQueued = (rowid: number): boolean =>
   rowid >= ENTRIES / 2 && rowid % 5 === 0 && rowid < ENTRIES;
 const QUEUED = ENTRIES / 2 / 5;
-const SEARCHES = ['heron', 'wren', 'lorem', 'albatross', '"n":2345,', '"n":1599,'] as const;
+const SEARCHES = ['heron', 'robin', 'lorem', 'albatross', '"n":2345,', '"n":1599,'] as const;
 
 /**
  * A relay migrated from version 16 with entries still queued for its old index: the new index
@@ -102,8 +102,8 @@ describe("a migrated relay's queued entries, indexed ahead of the rebuild", () =
     // Since the upgrade: a payload dropped (the old index keeps its text), and the newest entry
     // deleted, its rowid given to a new one (the old index keeps the old entry's text there too).
     const ids = db.prepare<[], string>('SELECT id FROM deliveries ORDER BY rowid').pluck().all();
-    db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(ids[2_103]); // a wren
-    db.prepare('DELETE FROM deliveries WHERE id = ?').run(ids[ENTRIES - 1]); // a wren too
+    db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(ids[2_103]); // a robin
+    db.prepare('DELETE FROM deliveries WHERE id = ?').run(ids[ENTRIES - 1]); // a robin too
     db.prepare('DELETE FROM payloads WHERE delivery_id = ?').run(ids[ENTRIES - 1]);
     seedLog(db, UID, 1, { bodyOf: () => '{"bird":"albatross"}', labelOf: () => 'Accepted' });
     expect(count(`SELECT max(rowid) FROM deliveries`)).toBe(ENTRIES);
@@ -111,7 +111,7 @@ describe("a migrated relay's queued entries, indexed ahead of the rebuild", () =
     expect(queuedInRange()).toBe(QUEUED + 2);
     repo = createDeliveriesRepository(db);
     expected = truth();
-    expect(expected.wren!.total).toBe(ENTRIES / 4 - 2);
+    expect(expected.robin!.total).toBe(ENTRIES / 4 - 2);
     expect(expected.albatross!.total).toBe(1);
     expect(answers()).toEqual(expected);
   });
@@ -152,14 +152,14 @@ describe("a migrated relay's queued entries, indexed ahead of the rebuild", () =
   });
 
   it('passes the entries indexed ahead by, answering the same until and after the rebuild ends', () => {
-    // A payload dropped after its entry was indexed ahead (2500 was queued; a wren): its rows go,
+    // A payload dropped after its entry was indexed ahead (2500 was queued; a robin): its rows go,
     // and it is indexed again, without the payload, still found by its other fields.
     expect(rebuilt()).toBeLessThan(2_500);
     db.exec(
       'DELETE FROM payloads WHERE delivery_id = (SELECT id FROM deliveries WHERE rowid = 2500)',
     );
     expected = truth();
-    expect(expected.wren!.total).toBe(ENTRIES / 4 - 3);
+    expect(expected.robin!.total).toBe(ENTRIES / 4 - 3);
     expect(answers()).toEqual(expected);
     const byIdentity = (): number => repo.count(UID, { q: 'seed-2499' });
     expect(byIdentity()).toBe(1);

@@ -158,14 +158,14 @@ describe('the search index in its own file', () => {
     prune([ids[4]!]);
     // SQLite gives the next entry the largest rowid + 1: the deleted entry's.
     const [reused] = seedLog(db, UID, 1, {
-      bodyOf: () => '{"bird":"wren"}',
+      bodyOf: () => '{"bird":"robin"}',
       labelOf: () => 'Accepted',
     });
     expect(rowidOf(reused!)).toBe(oldRowid);
 
     expect(found('osprey')).toEqual(['seed-1']);
     expect(counted('osprey')).toBe(1);
-    expect(found('wren')).toEqual(['seed-0']);
+    expect(found('robin')).toEqual(['seed-0']);
 
     // The index thread forgets the old rows first, then indexes the new entry.
     const index = createSearchIndex(db);
@@ -175,8 +175,8 @@ describe('the search index in its own file', () => {
     expect(indexRowsMatching('osprey')).toBe(1);
     expect(found('osprey')).toEqual(['seed-1']);
     expect(counted('osprey')).toBe(1);
-    expect(found('wren')).toEqual(['seed-0']);
-    expect(counted('wren')).toBe(1);
+    expect(found('robin')).toEqual(['seed-0']);
+    expect(counted('robin')).toBe(1);
   });
 
   it('migrates a file whose index is inside it: its searches answer the same before and after the rebuild', async () => {
@@ -222,14 +222,14 @@ describe('the search index in its own file', () => {
     db = openDatabase(file);
     prune([ids[2]!, ids[29]!]);
     // The next entry takes seed-29's rowid, which the old index still holds with its text.
-    seedLog(db, UID, 1, { bodyOf: () => '{"bird":"wren"}', labelOf: () => 'Accepted' });
+    seedLog(db, UID, 1, { bodyOf: () => '{"bird":"robin"}', labelOf: () => 'Accepted' });
     expect(found('heron')).toHaveLength(8);
     expect(counted('heron')).toBe(8);
-    expect(found('wren')).toEqual(['seed-0']);
+    expect(found('robin')).toEqual(['seed-0']);
 
     await indexAll(db);
     expect(found('heron')).toHaveLength(8);
     expect(counted('heron')).toBe(8);
-    expect(found('wren')).toEqual(['seed-0']);
+    expect(found('robin')).toEqual(['seed-0']);
   });
 });
