@@ -5,6 +5,7 @@ import type { Sync } from '../store.js';
 import type { Db } from './db.js';
 import { sqliteDialect, sqliteKnownHitsDialect, sqliteRareSearchDialect } from './dialect.js';
 import { queriesOn, sqliteRepository } from './queries.js';
+import { readSnapshot } from './read-snapshot.js';
 import { searchPlans } from './search-plan.js';
 import { keptSearchTotals } from './search-totals.js';
 import { windowedPages } from './search-window.js';
@@ -19,6 +20,7 @@ import { windowedPages } from './search-window.js';
 export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
   const walked = sqliteRepository(db, deliveriesCalls(sqliteDialect));
   const queries = queriesOn(db);
+  const snapshot = readSnapshot(db);
   const planOf = searchPlans(db);
   const windowed = windowedPages(db);
   const total = keptSearchTotals(db, (uid, only, window) =>
@@ -33,17 +35,23 @@ export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
   return {
     ...walked,
     page: (webhookUid, limit, before, only = {}) => {
-      if (only.q === undefined) return walked.page(webhookUid, limit, before, only);
-      const rare = rareDialect(only.q);
-      if (rare) return queries.run(pageCall(rare, webhookUid, limit, before, only));
-      return windowed(webhookUid, limit, before, only, (window) =>
-        queries.run(pageCall(sqliteDialect, webhookUid, limit, before, only, window)),
-      );
+      const { q } = only;
+      if (q === undefined) return walked.page(webhookUid, limit, before, only);
+      return snapshot(() => {
+        const rare = rareDialect(q);
+        if (rare) return queries.run(pageCall(rare, webhookUid, limit, before, only));
+        return windowed(webhookUid, limit, before, only, (window) =>
+          queries.run(pageCall(sqliteDialect, webhookUid, limit, before, only, window)),
+        );
+      });
     },
     count: (webhookUid, only = {}) => {
-      if (only.q === undefined) return walked.count(webhookUid, only);
-      const rare = rareDialect(only.q);
-      return rare ? queries.run(countCall(rare, webhookUid, only)) : total(webhookUid, only);
+      const { q } = only;
+      if (q === undefined) return walked.count(webhookUid, only);
+      return snapshot(() => {
+        const rare = rareDialect(q);
+        return rare ? queries.run(countCall(rare, webhookUid, only)) : total(webhookUid, only);
+      });
     },
   };
 }
