@@ -1,39 +1,78 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/main/store/open-store.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import { indexAll } from '../../support/index-all.js';
-import { startTestRelay, type TestRelay } from '../../support/relay.js';
+import { usePostgres } from '../../support/postgres.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { seedLog } from '../../support/seed-log.js';
 
 const ROUNDS = 400;
 
 /**
  * A replay (or any new entry) is queued for the search index at its commit and taken by the index
- * thread within milliseconds: a search made right then must find it, queued or indexed. Before
- * each search read one snapshot (read-snapshot.ts), 18 of 400 rounds missed the replay.
+ * within milliseconds: a search made right then must find it, queued or indexed. Before each
+ * SQLite search read one snapshot (read-snapshot.ts), 18 of 400 rounds missed the replay.
  */
 describe('a search while its entry is being indexed', () => {
-  let relay: TestRelay;
-  let uid: string;
-  let originals: string[];
+  describe('on SQLite', () => {
+    let relay: TestRelay;
+    let uid: string;
+    let originals: string[];
 
-  beforeAll(async () => {
-    relay = await startTestRelay();
-    uid = (await relay.createWebhook({ name: 'replayed' })).webhook.uid;
-    originals = seedLog(sqliteDbOf(relay.core.store), uid, ROUNDS, {
-      bodyOf: (i) => JSON.stringify({ ticket: `tkt-${i}-x` }),
-      labelOf: () => 'Accepted',
+    beforeAll(async () => {
+      relay = await startTestRelay();
+      uid = (await relay.createWebhook({ name: 'replayed' })).webhook.uid;
+      originals = seedLog(sqliteDbOf(relay.core.store), uid, ROUNDS, {
+        bodyOf: (i) => JSON.stringify({ ticket: `tkt-${i}-x` }),
+        labelOf: () => 'Accepted',
+      });
+      await indexAll(sqliteDbOf(relay.core.store));
     });
-    await indexAll(sqliteDbOf(relay.core.store));
-  });
-  afterAll(() => relay.stop());
+    afterAll(() => relay.stop());
 
-  it('finds a replay at once, whether the index has taken it yet or not', async () => {
-    const missed: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      await relay.call('deliveries.replay', { id: originals[i]! });
-      const found = await relay.call('deliveries.list', { uid, q: `tkt-${i}-x` });
-      if (found.items.length !== 2 || found.total !== 2) missed.push(i);
-    }
-    expect(missed).toEqual([]);
+    it('finds a replay at once, whether the index has taken it yet or not', async () => {
+      const missed: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        await relay.call('deliveries.replay', { id: originals[i]! });
+        const found = await relay.call('deliveries.list', { uid, q: `tkt-${i}-x` });
+        if (found.items.length !== 2 || found.total !== 2) missed.push(i);
+      }
+      expect(missed).toEqual([]);
+    });
+  });
+
+  describe('on PostgreSQL', () => {
+    const postgres = usePostgres();
+
+    it('finds each replay at once, whether the index has taken it yet or not', async () => {
+      const { url } = await postgres.database();
+      const relay = await startTestRelay({
+        openStore: (context) =>
+          openStore({ ...context, databaseUrl: url, masterKeyFromEnv: 'c3'.repeat(32) }),
+      });
+      try {
+        const created = await relay.createWebhook({ name: 'replayed' });
+        const sent = await postDelivery(
+          created.ingressUrl,
+          '{"ticket":"tkt-pg-x"}',
+          bearer(created.secret),
+        );
+        const original = sent.body.delivery_id!;
+        const missed: number[] = [];
+        // Each replay is one more entry holding the text: the page of 200 shows them all.
+        for (let i = 1; i <= 150; i++) {
+          await relay.call('deliveries.replay', { id: original });
+          const found = await relay.call('deliveries.list', {
+            uid: created.webhook.uid,
+            q: 'tkt-pg-x',
+            limit: 200,
+          });
+          if (found.items.length !== i + 1 || found.total !== i + 1) missed.push(i);
+        }
+        expect(missed).toEqual([]);
+      } finally {
+        await relay.stop();
+      }
+    });
   });
 });
