@@ -41,6 +41,36 @@ describe('a search while its entry is being indexed', () => {
     });
   });
 
+  describe('on SQLite, a common text (its total kept, its page read from a window)', () => {
+    const SEEDED = 2_500;
+    let relay: TestRelay;
+    let uid: string;
+    let originals: string[];
+
+    beforeAll(async () => {
+      relay = await startTestRelay();
+      uid = (await relay.createWebhook({ name: 'common' })).webhook.uid;
+      originals = seedLog(sqliteDbOf(relay.core.store), uid, SEEDED, {
+        bodyOf: (i) => JSON.stringify({ n: i, note: 'quarterly-report' }),
+        labelOf: () => 'Accepted',
+      });
+      await indexAll(sqliteDbOf(relay.core.store));
+    });
+    afterAll(() => relay.stop());
+
+    it('counts each replay at once and shows it first, whether indexed yet or not', async () => {
+      const wrong: string[] = [];
+      for (let i = 1; i <= 200; i++) {
+        const replay = await relay.call('deliveries.replay', { id: originals[i]! });
+        const found = await relay.call('deliveries.list', { uid, q: 'quarterly-report' });
+        if (found.total !== SEEDED + i) wrong.push(`${i}: total ${found.total}`);
+        if (found.items[0]?.id !== replay.delivery_id)
+          wrong.push(`${i}: first ${found.items[0]?.id}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+  });
+
   describe('on PostgreSQL', () => {
     const postgres = usePostgres();
 
