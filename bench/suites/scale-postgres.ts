@@ -27,6 +27,7 @@ import { silentLogger } from '../../src/main/log.js';
 import { startPostgresCluster } from '../../test/support/postgres-cluster.js';
 import { startServer, type ServerProcess } from '../ingress/processes.js';
 import { pacedSender } from '../scale/paced-sender.js';
+import { checkpointsSince, logSlowStatements, slowStatementsBetween } from '../scale/pg-log.js';
 import { pgSeed } from '../scale/pg-seed.js';
 import type { ScaleRelayInfo } from '../scale/scale-relay.js';
 import {
@@ -140,29 +141,8 @@ export async function webhooksOn(databaseUrl: string, masterKey: string): Promis
   }
 }
 
-/**
- * PostgreSQL's own checkpoint lines (log_checkpoints is on by default) from `fromMs` on, each at
- * its second from `zeroMs` (wall clock): a checkpoint's sync makes every commit's WAL flush wait,
- * and the seed's gigabytes are still being checkpointed when the relays start.
- */
-function checkpointsSince(log: string, fromMs: number, zeroMs: number): string {
-  const lines = log
-    .split('\n')
-    .map((line) =>
-      /^(\S+ \S+) UTC \[\d+\] LOG:\s+checkpoint (starting: .*|complete: .*)$/.exec(line),
-    )
-    .filter((match) => match !== null)
-    .map((match) => ({ at: Date.parse(`${match[1]!.replace(' ', 'T')}Z`), what: match[2]! }))
-    .filter(({ at }) => at >= fromMs);
-  if (lines.length === 0) return 'none';
-  const brief = (what: string): string =>
-    what.startsWith('starting')
-      ? what
-      : `complete (${/write=[^,]+, sync=[^,]+, total=[^;]+/.exec(what)?.[0] ?? what})`;
-  return lines
-    .map(({ at, what }) => `${((at - zeroMs) / 1000).toFixed(1)} s ${brief(what)}`)
-    .join('; ');
-}
+/** What PostgreSQL is asked to log of the relays' statements on the week (pg-log.ts). */
+const SLOW_STATEMENT_MS = 100;
 
 async function run(): Promise<void> {
   const entries = arg('pg-entries', 200_000);
@@ -199,6 +179,7 @@ async function run(): Promise<void> {
         `in ${ms(week.seededMs)}; the search indexes built (all but ${leave.toLocaleString('en-US')}) and analyzed in ${ms(week.indexedMs)}`,
     );
     const before = await databaseBytes(weekUrl);
+    await logSlowStatements(weekUrl, SLOW_STATEMENT_MS);
 
     loads.push(`the week's start ${await loadAverage()}`);
     const seededAt = Date.now();
@@ -216,6 +197,7 @@ async function run(): Promise<void> {
     await Promise.all(relays.relays.map((relay) => ask(relay, 'loop')));
     const sendingAt = Date.now();
     const loaded = await send(relays, seconds);
+    const sentUntil = Date.now();
     const loops = await Promise.all(
       relays.relays.map((relay) => ask<{ loopMaxMs: number; loopP99Ms: number }>(relay, 'loop')),
     );
@@ -256,6 +238,11 @@ async function run(): Promise<void> {
     console.log(
       `Checkpoints since the seed (PostgreSQL's log; seconds from the week's sender start): ${checkpointsSince(cluster.log(), seededAt - 120_000, sendingAt)}`,
     );
+    const slowStatements = slowStatementsBetween(cluster.log(), seededAt, sentUntil, sendingAt);
+    console.log(
+      `PostgreSQL's statements and lock waits over ${SLOW_STATEMENT_MS} ms from the relays' start to the sender's end (seconds from the sender's start; the slowest 25):${slowStatements.length === 0 ? ' none' : ''}`,
+    );
+    for (const line of slowStatements) console.log(`  ${line}`);
     console.log(
       `Event loops, longest delay: empty ${quietLoops.map((l) => ms(l.loopMaxMs)).join(' / ')}, the week ${loops.map((l) => `${ms(l.loopMaxMs)} (p99 ${ms(l.loopP99Ms)})`).join(' / ')}`,
     );
