@@ -4,6 +4,7 @@
  * and lock waits that `logSlowStatements` asked it to log.
  */
 import pg from 'pg';
+import { JOB_LOCK_NAMESPACE, jobLockKey } from '../../src/main/store/postgres/advisory-lock.js';
 
 interface Line {
   at: number;
@@ -11,7 +12,9 @@ interface Line {
 }
 
 function linesSince(log: string, fromMs: number, pattern: RegExp, toMs = Infinity): Line[] {
+  // A message's later lines (a statement's SQL) are logged each after a tab.
   return log
+    .replace(/\n\t/g, ' ')
     .split('\n')
     .map((line) => /^(\S+ \S+) UTC \[\d+\] LOG:\s+(.*)$/.exec(line))
     .filter((match) => match !== null && pattern.test(match[2]!))
@@ -58,6 +61,19 @@ export async function logSlowStatements(databaseUrl: string, thresholdMs: number
   }
 }
 
+/** The relays' advisory locks by the key PostgreSQL logs (`[database,namespace,key,2]`). */
+const LOCK_NAMES = new Map(
+  ['search-order', 'retention', 'migrations'].map((name) => [
+    `${JOB_LOCK_NAMESPACE},${jobLockKey(name)},2]`,
+    name,
+  ]),
+);
+const namedLocks = (what: string): string =>
+  what.replace(/advisory lock \[\d+,(\d+,-?\d+,2\])/, (lock, key: string) => {
+    const name = LOCK_NAMES.get(key);
+    return name === undefined ? lock : `advisory lock "${name}"`;
+  });
+
 /** The statements and lock waits logged between `fromMs` and `toMs`: the slowest `most`, in time order. */
 export function slowStatementsBetween(
   log: string,
@@ -72,5 +88,7 @@ export function slowStatementsBetween(
   return lines
     .filter((line) => slowest.has(line) || !line.what.startsWith('duration'))
     .slice(0, most * 2)
-    .map((line) => `${at(line, zeroMs)} ${line.what.replace(/\s+/g, ' ').slice(0, 160)}`);
+    .map(
+      (line) => `${at(line, zeroMs)} ${namedLocks(line.what).replace(/\s+/g, ' ').slice(0, 160)}`,
+    );
 }
