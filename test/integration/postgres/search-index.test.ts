@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AcceptItem, BatchItem } from '../../../src/main/store/delivery-batch.js';
+import { JOB_LOCK_NAMESPACE, jobLockKey } from '../../../src/main/store/postgres/advisory-lock.js';
 import { createPostgresBatchStore } from '../../../src/main/store/postgres/batch-store.js';
 import { createPostgresDeliveriesRepository } from '../../../src/main/store/postgres/deliveries-repo.js';
 import { createPostgresMetricsReader } from '../../../src/main/store/postgres/metrics-reader.js';
@@ -154,6 +155,42 @@ describe('the PostgreSQL search indexer', () => {
     expect(await queued(pool)).toBe(0);
     const log = createPostgresDeliveriesRepository(pool);
     expect((await log.page(WEBHOOK, 5, null, { q: 'order_4711' })).items).toHaveLength(1);
+  });
+
+  it("holds no lock other relays' slices wait for while its payloads' statement runs", async () => {
+    const { pool, openPool } = await postgres.database();
+    await commitAll(pool, logOf(40, freshEpoch()));
+    // Another session's SHARE lock holds up the payloads' UPDATE, as a long one would run.
+    const blocker = await openPool().connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE payloads IN SHARE MODE');
+    const index = createPostgresSearchIndex(pool);
+    // The first slice numbers the deliveries first, then goes on to the payloads.
+    const slice = index.indexSome(1_000);
+    // Its statement waits while being parsed (the table's lock), still shown as idle.
+    const waitingOnPayloads = async (): Promise<boolean | null> => {
+      const { rows } = await blocker.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
+      );
+      return rows[0]!.n === 1 || null;
+    };
+    await waitFor(waitingOnPayloads, "the slice's payloads statement waiting");
+    const { rows } = await blocker.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2`,
+      [JOB_LOCK_NAMESPACE, jobLockKey('search-order') >>> 0],
+    );
+    const numbered = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM deliveries WHERE indexed',
+    );
+    await blocker.query('COMMIT');
+    blocker.release();
+    await slice;
+    // The deliveries were numbered and committed before the payloads' statement began.
+    expect(numbered.rows[0]!.n).toBe(40);
+    expect(rows[0]!.n).toBe(0);
+    expect(await queued(pool)).toBe(0);
   });
 
   it('indexes around a payload that is not UTF-8, which stays findable by its ID and identity', async () => {

@@ -55,9 +55,9 @@ const MAX_ROWS = 500;
 export type PostgresSearchIndex = ReturnType<typeof createPostgresSearchIndex>;
 
 /**
- * Indexes queued log entries and payloads for the log search. Each call is one transaction of
- * statements sized to the rows the budget is expected to allow (at least one), so a burst of
- * 64 KB payloads never takes the database, or a pool connection, for long. How many wait: the
+ * Indexes queued log entries and payloads for the log search. Each call is a transaction per
+ * queue of statements sized to the rows the budget is expected to allow (at least one), so a
+ * burst of 64 KB payloads never takes the database, or a pool connection, for long. How many wait: the
  * metrics reader's `searchPending`.
  */
 export function createPostgresSearchIndex(pool: PgPool) {
@@ -68,35 +68,46 @@ export function createPostgresSearchIndex(pool: PgPool) {
   let turn = 0;
 
   /**
+   * One queue's statements for what is left of the slice's budget, in a transaction of their own:
+   * the deliveries' takes SEARCH_ORDER_LOCK, the payloads' does not. In one transaction, a slice
+   * that numbered deliveries first held the lock through its payloads' statements (one of 365–590
+   * ms every second or two in a catch-up at two million), and the other relays' slices waited.
    * Without waiting for its WAL flush: a crash loses at most the last slices' flags, so those
    * rows stay queued and are indexed again. The deliveries themselves were durable at their 202,
    * whatever happens here.
    */
-  const indexSome = (budgetMs: number): Promise<IndexRun> =>
+  const indexQueue = (queue: SearchQueue, started: number, budgetMs: number): Promise<IndexRun> =>
     withTransaction(pool, async (client) => {
       await client.query('SET LOCAL synchronous_commit = off');
-      const started = performance.now();
-      let indexed = 0;
-      const first = turn++ % QUEUES.length;
-      for (const queue of [...QUEUES.slice(first), ...QUEUES.slice(0, first)]) {
-        if (queue.table === 'deliveries') {
-          await client.query('SELECT pg_advisory_xact_lock($1, $2)', SEARCH_ORDER_LOCK);
-        }
-        for (;;) {
-          const pace = paces.get(queue)!;
-          const rows = pace.rows(budgetMs - (performance.now() - started));
-          const at = performance.now();
-          const updated = (await client.query(indexOldest(queue), [rows])).rowCount ?? 0;
-          pace.took(performance.now() - at, updated);
-          indexed += updated;
-          // Fewer than asked: this queue is empty, or the rest is another relay's to index. (Said
-          // before the budget: a slow answer on an empty queue is not "more to do".)
-          if (updated < rows) break;
-          if (performance.now() - started >= budgetMs) return { indexed, more: true };
-        }
+      if (queue.table === 'deliveries') {
+        await client.query('SELECT pg_advisory_xact_lock($1, $2)', SEARCH_ORDER_LOCK);
       }
-      return { indexed, more: false };
+      const pace = paces.get(queue)!;
+      let indexed = 0;
+      for (;;) {
+        const rows = pace.rows(budgetMs - (performance.now() - started));
+        const at = performance.now();
+        const updated = (await client.query(indexOldest(queue), [rows])).rowCount ?? 0;
+        pace.took(performance.now() - at, updated);
+        indexed += updated;
+        // Fewer than asked: this queue is empty, or the rest is another relay's to index. (Said
+        // before the budget: a slow answer on an empty queue is not "more to do".)
+        if (updated < rows) return { indexed, more: false };
+        if (performance.now() - started >= budgetMs) return { indexed, more: true };
+      }
     });
+
+  const indexSome = async (budgetMs: number): Promise<IndexRun> => {
+    const started = performance.now();
+    let indexed = 0;
+    const first = turn++ % QUEUES.length;
+    for (const queue of [...QUEUES.slice(first), ...QUEUES.slice(0, first)]) {
+      const run = await indexQueue(queue, started, budgetMs);
+      indexed += run.indexed;
+      if (run.more) return { indexed, more: true };
+    }
+    return { indexed, more: false };
+  };
 
   /** Indexes queued rows for about `budgetMs`; `more` when some may still be queued. */
   return { indexSome };
