@@ -57,8 +57,8 @@ export type PostgresSearchIndex = ReturnType<typeof createPostgresSearchIndex>;
 /**
  * Indexes queued log entries and payloads for the log search. Each call is a transaction per
  * queue of statements sized to the rows the budget is expected to allow (at least one), so a
- * burst of 64 KB payloads never takes the database, or a pool connection, for long. How many wait: the
- * metrics reader's `searchPending`.
+ * burst of 64 KB payloads never takes the database, or a pool connection, for long. How many
+ * wait: the metrics reader's `searchPending`.
  */
 export function createPostgresSearchIndex(pool: PgPool) {
   const paces = new Map(
@@ -70,7 +70,7 @@ export function createPostgresSearchIndex(pool: PgPool) {
   /**
    * One queue's statements for what is left of the slice's budget, in a transaction of their own:
    * the deliveries' takes SEARCH_ORDER_LOCK, the payloads' does not. In one transaction, a slice
-   * that numbered deliveries first held the lock through its payloads' statements (one of 365–590
+   * that numbered deliveries first held the lock through its payloads' statements (one of 362–735
    * ms every second or two in a catch-up at two million), and the other relays' slices waited.
    * Without waiting for its WAL flush: a crash loses at most the last slices' flags, so those
    * rows stay queued and are indexed again. The deliveries themselves were durable at their 202,
