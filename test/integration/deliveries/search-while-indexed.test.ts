@@ -15,55 +15,47 @@ const ROUNDS = 400;
  */
 describe('a search while its entry is being indexed', () => {
   describe('on SQLite', () => {
+    const COMMON = 2_500;
     let relay: TestRelay;
-    let uid: string;
-    let originals: string[];
+    /** Each entry holds a text of its own (a rare search, its hits kept by its plan). */
+    let rare: { uid: string; originals: string[] };
+    /** Every entry holds the same text (its total kept, its page read from a window). */
+    let common: { uid: string; originals: string[] };
 
     beforeAll(async () => {
       relay = await startTestRelay();
-      uid = (await relay.createWebhook({ name: 'replayed' })).webhook.uid;
-      originals = seedLog(sqliteDbOf(relay.core.store), uid, ROUNDS, {
-        bodyOf: (i) => JSON.stringify({ ticket: `tkt-${i}-x` }),
-        labelOf: () => 'Accepted',
-      });
-      await indexAll(sqliteDbOf(relay.core.store));
+      const db = sqliteDbOf(relay.core.store);
+      const seeded = async (name: string, count: number, bodyOf: (i: number) => string) => {
+        const { uid } = (await relay.createWebhook({ name })).webhook;
+        return { uid, originals: seedLog(db, uid, count, { bodyOf, labelOf: () => 'Accepted' }) };
+      };
+      rare = await seeded('rare', ROUNDS, (i) => JSON.stringify({ ticket: `tkt-${i}-x` }));
+      common = await seeded('common', COMMON, (i) =>
+        JSON.stringify({ n: i, note: 'quarterly-report' }),
+      );
+      await indexAll(db);
     });
     afterAll(() => relay.stop());
 
     it('finds a replay at once, whether the index has taken it yet or not', async () => {
       const missed: number[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        await relay.call('deliveries.replay', { id: originals[i]! });
-        const found = await relay.call('deliveries.list', { uid, q: `tkt-${i}-x` });
+        await relay.call('deliveries.replay', { id: rare.originals[i]! });
+        const found = await relay.call('deliveries.list', { uid: rare.uid, q: `tkt-${i}-x` });
         if (found.items.length !== 2 || found.total !== 2) missed.push(i);
       }
       expect(missed).toEqual([]);
     });
-  });
 
-  describe('on SQLite, a common text (its total kept, its page read from a window)', () => {
-    const SEEDED = 2_500;
-    let relay: TestRelay;
-    let uid: string;
-    let originals: string[];
-
-    beforeAll(async () => {
-      relay = await startTestRelay();
-      uid = (await relay.createWebhook({ name: 'common' })).webhook.uid;
-      originals = seedLog(sqliteDbOf(relay.core.store), uid, SEEDED, {
-        bodyOf: (i) => JSON.stringify({ n: i, note: 'quarterly-report' }),
-        labelOf: () => 'Accepted',
-      });
-      await indexAll(sqliteDbOf(relay.core.store));
-    });
-    afterAll(() => relay.stop());
-
-    it('counts each replay at once and shows it first, whether indexed yet or not', async () => {
+    it("counts a common text's replay at once and shows it first, indexed yet or not", async () => {
       const wrong: string[] = [];
       for (let i = 1; i <= 200; i++) {
-        const replay = await relay.call('deliveries.replay', { id: originals[i]! });
-        const found = await relay.call('deliveries.list', { uid, q: 'quarterly-report' });
-        if (found.total !== SEEDED + i) wrong.push(`${i}: total ${found.total}`);
+        const replay = await relay.call('deliveries.replay', { id: common.originals[i]! });
+        const found = await relay.call('deliveries.list', {
+          uid: common.uid,
+          q: 'quarterly-report',
+        });
+        if (found.total !== COMMON + i) wrong.push(`${i}: total ${found.total}`);
         if (found.items[0]?.id !== replay.delivery_id)
           wrong.push(`${i}: first ${found.items[0]?.id}`);
       }
