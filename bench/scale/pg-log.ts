@@ -74,7 +74,10 @@ const namedLocks = (what: string): string =>
     return name === undefined ? lock : `advisory lock "${name}"`;
   });
 
-/** The statements and lock waits logged between `fromMs` and `toMs`: the slowest `most`, in time order. */
+/**
+ * The statements and lock waits logged between `fromMs` and `toMs`: the slowest `most`
+ * statements and every lock wait (a line when it ended, with how long it took), in time order.
+ */
 export function slowStatementsBetween(
   log: string,
   fromMs: number,
@@ -83,11 +86,13 @@ export function slowStatementsBetween(
   most = 25,
 ): string[] {
   const took = (what: string): number => Number(/^duration: ([\d.]+) ms/.exec(what)?.[1] ?? 0);
-  const lines = linesSince(log, fromMs, /^duration: |still waiting for|acquired /, toMs);
-  const slowest = new Set([...lines].sort((a, b) => took(b.what) - took(a.what)).slice(0, most));
+  const lines = linesSince(log, fromMs, /^duration: |acquired /, toMs);
+  const statements = lines.filter((line) => line.what.startsWith('duration'));
+  const slowest = new Set(
+    [...statements].sort((a, b) => took(b.what) - took(a.what)).slice(0, most),
+  );
   return lines
     .filter((line) => slowest.has(line) || !line.what.startsWith('duration'))
-    .slice(0, most * 2)
     .map(
       (line) => `${at(line, zeroMs)} ${namedLocks(line.what).replace(/\s+/g, ' ').slice(0, 160)}`,
     );

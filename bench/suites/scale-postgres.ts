@@ -240,7 +240,7 @@ async function run(): Promise<void> {
     );
     const slowStatements = slowStatementsBetween(cluster.log(), seededAt, sentUntil, sendingAt);
     console.log(
-      `PostgreSQL's statements and lock waits over ${SLOW_STATEMENT_MS} ms from the relays' start to the sender's end (seconds from the sender's start; the slowest 25):${slowStatements.length === 0 ? ' none' : ''}`,
+      `PostgreSQL's statements and lock waits over ${SLOW_STATEMENT_MS} ms from the relays' start to the sender's end (seconds from the sender's start; the slowest 25 statements, every lock wait):${slowStatements.length === 0 ? ' none' : ''}`,
     );
     for (const line of slowStatements) console.log(`  ${line}`);
     console.log(
