@@ -70,8 +70,8 @@ export function createPostgresSearchIndex(pool: PgPool) {
   /**
    * One queue's statements for what is left of the slice's budget, in a transaction of their own:
    * the deliveries' takes SEARCH_ORDER_LOCK, the payloads' does not. In one transaction, a slice
-   * that numbered deliveries first held the lock through its payloads' statements (one of 362–735
-   * ms every second or two in a catch-up at two million), and the other relays' slices waited.
+   * that numbered deliveries first held the lock, which the other relays' slices wait for, through
+   * its payloads' statements (one of 362–735 ms every second or two in a catch-up at two million).
    * Without waiting for its WAL flush: a crash loses at most the last slices' flags, so those
    * rows stay queued and are indexed again. The deliveries themselves were durable at their 202,
    * whatever happens here.
