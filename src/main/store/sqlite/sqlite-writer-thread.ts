@@ -10,7 +10,7 @@ import {
   bodyBytes,
   fromThreadError,
   withOutcomes,
-  withSharedBodies,
+  postedBatch,
   type FromWriterThread,
   type ToWriterThread,
   type WriterThreadData,
@@ -111,7 +111,7 @@ export class SqliteWriterThread implements DeliveryBatchStore {
           const message: ToWriterThread = {
             type: 'commit',
             id,
-            batch: withSharedBodies(batch, scratch),
+            batch: postedBatch(batch, scratch),
           };
           this.lockWanted.posted();
           worker.postMessage(message);

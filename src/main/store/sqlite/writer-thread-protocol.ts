@@ -1,4 +1,11 @@
-import type { AcceptOutcome, BatchItem, BatchResult } from '../delivery-batch.js';
+import type {
+  AcceptItem,
+  AcceptOutcome,
+  BatchItem,
+  BatchResult,
+  PlannedRun,
+} from '../delivery-batch.js';
+import type { IdentitySource } from '../deliveries.js';
 import type { RetentionPolicy } from '../retention-policy.js';
 import type { BatchStoreOptions } from './batch-store.js';
 import type { ThreadScript } from './thread-script.js';
@@ -14,7 +21,7 @@ export interface WriterThreadData {
 }
 
 export type ToWriterThread =
-  | { type: 'commit'; id: number; batch: BatchItem[] }
+  | { type: 'commit'; id: number; batch: PostedItem[] }
   | { type: 'close' }
   /** Retention runs here too, in paced slices between commits (retention.ts). */
   | { type: 'prune'; id: number; policy: RetentionPolicy; now: number };
@@ -82,37 +89,104 @@ export function bodyBytes(batch: readonly BatchItem[]): number {
 }
 
 /**
- * The batch as it is posted: each accepted delivery's body copied into `scratch`, memory shared
- * with the thread, so the bytes are not copied again into the message and out of it and no
- * buffer is left behind per body for either thread's garbage collector. Each item's body is
- * replaced in place by its view of the scratch (no copy of the item or of the batch per commit):
- * the items are the store's once handed over (delivery-writer.ts lets go of them), and the
- * bytes stay where they were until the thread has answered.
+ * An accepted delivery as it is posted: its fields by position, not by name. The structured
+ * clone writes every key of every object it copies, and on the thread that answers senders the
+ * clone of each batch was a measured share of each accept (issue 25): a list of fields is about
+ * half the cost of the item's objects (docs/operations/performance.md, seventeenth pass).
+ * `encodeAccept` and `decodeAccept` are the only code that knows the order.
  */
-export function withSharedBodies(batch: BatchItem[], scratch: SharedArrayBuffer): BatchItem[] {
+type PostedAccept = [
+  id: string,
+  webhookUid: string,
+  receivedAt: number,
+  body: Uint8Array,
+  identity: string,
+  identitySource: IdentitySource,
+  clientAddress: string | null,
+  runs: PlannedRun[],
+  method: string | null,
+  path: string | null,
+  headers: readonly string[] | null,
+  eventType: string | null,
+  summary: string | null | undefined,
+  replayOf: string | undefined,
+  signatureKey: string | undefined,
+];
+
+/** A batch's item as posted: an accepted delivery encoded, a rejection (rare) as it is. */
+export type PostedItem = PostedAccept | Extract<BatchItem, { kind: 'reject' }>;
+
+function encodeAccept(item: AcceptItem, body: Uint8Array): PostedAccept {
+  const { request } = item;
+  return [
+    item.id,
+    item.webhookUid,
+    item.receivedAt,
+    body,
+    item.identity,
+    item.identitySource,
+    item.clientAddress,
+    item.runs,
+    request === null ? null : request.method,
+    request === null ? null : request.path,
+    request === null ? null : request.headers,
+    item.eventType,
+    item.summary,
+    item.replayOf,
+    item.signatureKey,
+  ];
+}
+
+/** On the thread: the item again, its body a Buffer over the shared scratch (a view, no copy). */
+function decodeAccept(posted: PostedAccept): AcceptItem {
+  const [id, webhookUid, receivedAt, bytes, identity, identitySource, clientAddress, runs] = posted;
+  const [, , , , , , , , method, path, headers, eventType, summary, replayOf, signatureKey] =
+    posted;
+  const item: AcceptItem = {
+    id,
+    webhookUid,
+    receivedAt,
+    body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+    identity,
+    identitySource,
+    clientAddress,
+    runs,
+    request: method === null ? null : { method, path: path!, headers: headers! },
+    eventType,
+    summary,
+  };
+  if (replayOf !== undefined) item.replayOf = replayOf;
+  if (signatureKey !== undefined) item.signatureKey = signatureKey;
+  return item;
+}
+
+/**
+ * The batch as it is posted: each accepted delivery encoded (`PostedAccept`) with its body
+ * copied into `scratch`, memory shared with the thread, so the bytes are not copied again into
+ * the message and out of it and no buffer is left behind per body for either thread's garbage
+ * collector. The bytes stay where they are until the thread has answered.
+ */
+export function postedBatch(batch: readonly BatchItem[], scratch: SharedArrayBuffer): PostedItem[] {
+  const posted: PostedItem[] = new Array<PostedItem>(batch.length);
   let offset = 0;
-  for (const entry of batch) {
-    if (entry.kind !== 'accept') continue;
+  for (let i = 0; i < batch.length; i++) {
+    const entry = batch[i]!;
+    if (entry.kind !== 'accept') {
+      posted[i] = entry;
+      continue;
+    }
     const { body } = entry.item;
     const view = new Uint8Array(scratch, offset, body.length);
     view.set(body);
     offset += body.length;
-    entry.item.body = view as Buffer;
+    posted[i] = encodeAccept(entry.item, view);
   }
-  return batch;
+  return posted;
 }
 
-/**
- * On the thread: structured clone turned each body into a plain Uint8Array (a view of the shared
- * scratch); it becomes a Buffer again (a view, no copy), as the SQL and the types expect.
- */
-export function reviveBodies(batch: BatchItem[]): BatchItem[] {
-  for (const entry of batch) {
-    if (entry.kind !== 'accept') continue;
-    const body: Uint8Array = entry.item.body;
-    if (!Buffer.isBuffer(body)) {
-      entry.item.body = Buffer.from(body.buffer, body.byteOffset, body.length);
-    }
-  }
-  return batch;
+/** On the thread: the batch as the store takes it. */
+export function receivedBatch(posted: readonly PostedItem[]): BatchItem[] {
+  return posted.map((entry) =>
+    Array.isArray(entry) ? { kind: 'accept', item: decodeAccept(entry) } : entry,
+  );
 }

@@ -20,7 +20,7 @@ import { startIndexThread } from './index-thread-start.js';
 import { WriterYield } from './writer-yield.js';
 import { reportSlow } from './writer-trace.js';
 import {
-  reviveBodies,
+  receivedBatch,
   toThreadError,
   type FromWriterThread,
   type ToWriterThread,
@@ -78,7 +78,7 @@ if (writer) {
     waiters.taken();
     try {
       const began = performance.now();
-      const result = writer.commit(reviveBodies(message.batch));
+      const result = writer.commit(receivedBatch(message.batch));
       // The relay's load the index's share follows: the commit's time (its fsync included) and
       // the ingress's own time for what it carried (the two share the machine's cores).
       const tookMs = performance.now() - began;
