@@ -88,10 +88,7 @@ describe('a batch posted to the SQLite writer thread', () => {
         eventType: null,
       },
     };
-    const received = await acrossThreads([
-      rejection,
-      { kind: 'accept', item: { ...everyField } },
-    ]);
+    const received = await acrossThreads([rejection, { kind: 'accept', item: { ...everyField } }]);
     expect(received.map((entry) => entry.kind)).toEqual(['reject', 'accept']);
     expect(received[0]).toEqual(rejection);
     expect(received[1]).toEqual({ kind: 'accept', item: everyField });
