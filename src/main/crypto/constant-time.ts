@@ -10,9 +10,9 @@ export function constantTimeEqual(actual: string | Buffer, expected: string | Bu
 }
 
 /**
- * `constantTimeEqual` against a stored secret (a webhook's token, the admin token), without a
- * digest per call: on the accept path each SHA-256 (OpenSSL's lookup of the digest, then the
- * digest, then a string or Buffer for it) was a measured share of the senders' thread (issue 25).
+ * `constantTimeEqual` against a stored secret (a webhook's token), without a SHA-256 per call:
+ * on the accept path each digest (OpenSSL's lookup of the algorithm, the digest, a string or a
+ * Buffer for it) was a measured share of the senders' thread (issue 25).
  * Every character of the candidate is compared, the secret read round and round, and the lengths
  * folded in: the time depends on the candidate's length alone, which its sender knows, never on
  * where the two differ or on how long the secret is.

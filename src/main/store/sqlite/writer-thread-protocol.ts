@@ -92,7 +92,8 @@ export function bodyBytes(batch: readonly BatchItem[]): number {
  * An accepted delivery as it is posted: its fields by position, not by name. The structured
  * clone writes every key of every object it copies, and on the thread that answers senders the
  * clone of each batch was a measured share of each accept (issue 25): a list of fields is about
- * half the cost of the item's objects (docs/operations/performance.md, seventeenth pass).
+ * half the cost of the item's objects (docs/operations/performance.md, the accept path's ninth
+ * pass).
  * `encodeAccept` and `decodeAccept` are the only code that knows the order.
  */
 type PostedAccept = [
