@@ -140,9 +140,23 @@ function encodeAccept(item: AcceptItem, body: Uint8Array): PostedAccept {
 
 /** On the thread: the item again, its body a Buffer over the shared scratch (a view, no copy). */
 function decodeAccept(posted: PostedAccept): AcceptItem {
-  const [id, webhookUid, receivedAt, bytes, identity, identitySource, clientAddress, runs] = posted;
-  const [, , , , , , , , method, path, headers, eventType, summary, replayOf, signatureKey] =
-    posted;
+  const [
+    id,
+    webhookUid,
+    receivedAt,
+    bytes,
+    identity,
+    identitySource,
+    clientAddress,
+    runs,
+    method,
+    path,
+    headers,
+    eventType,
+    summary,
+    replayOf,
+    signatureKey,
+  ] = posted;
   const item: AcceptItem = {
     id,
     webhookUid,
@@ -168,21 +182,15 @@ function decodeAccept(posted: PostedAccept): AcceptItem {
  * collector. The bytes stay where they are until the thread has answered.
  */
 export function postedBatch(batch: readonly BatchItem[], scratch: SharedArrayBuffer): PostedItem[] {
-  const posted: PostedItem[] = new Array<PostedItem>(batch.length);
   let offset = 0;
-  for (let i = 0; i < batch.length; i++) {
-    const entry = batch[i]!;
-    if (entry.kind !== 'accept') {
-      posted[i] = entry;
-      continue;
-    }
+  return batch.map((entry) => {
+    if (entry.kind !== 'accept') return entry;
     const { body } = entry.item;
     const view = new Uint8Array(scratch, offset, body.length);
     view.set(body);
     offset += body.length;
-    posted[i] = encodeAccept(entry.item, view);
-  }
-  return posted;
+    return encodeAccept(entry.item, view);
+  });
 }
 
 /** On the thread: the batch as the store takes it. */
