@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { BatchItem } from '../../../src/main/store/delivery-batch.js';
 import type { DeliveryPageFilter } from '../../../src/main/store/deliveries.js';
@@ -9,6 +10,7 @@ import { createPostgresSearchIndex } from '../../../src/main/store/postgres/sear
 import { keptSearchTotals } from '../../../src/main/store/postgres/search-totals.js';
 import { usePostgres } from '../../support/postgres.js';
 import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
+import { waitFor } from '../../support/wait.js';
 
 const postgres = usePostgres();
 const DAY_MS = 24 * 60 * 60_000;
@@ -199,6 +201,40 @@ describe('a search on PostgreSQL, two relays writing', () => {
       const expected = (await scan(pool, only)).length;
       expect(await keptSearchTotals(pool, rule)(WEBHOOK, only)).toBe(expected);
       expect(await keptSearchTotals(pool)(WEBHOOK, only)).toBe(expected);
+    }
+  });
+
+  it('counts a search once however many ask for it at once, and each answer is exact', async () => {
+    const { pool, url } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    await relay.commit(entries(300, t0));
+    await relay.indexAll();
+    const only: DeliveryPageFilter = { q: 'tromsø' };
+    const expected = (await scan(pool, only)).length;
+    const waitingOnLock = async (): Promise<number> =>
+      Number(
+        (
+          await pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n,
+      );
+    // Every count statement reads the webhook's entry counts: held here, a count waits for them.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
+      const asks = Array.from({ length: 8 }, () => relay.log.count(WEBHOOK, only));
+      await waitFor(async () => (await waitingOnLock()) > 0, 'a count waiting on the lock');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await waitingOnLock()).toBe(1);
+      await holder.query('ROLLBACK');
+      expect(await Promise.all(asks)).toEqual(Array.from({ length: 8 }, () => expected));
+    } finally {
+      await holder.end();
     }
   });
 

@@ -40,11 +40,23 @@ export interface PostgresStoreOptions {
   replicaId?: string;
   /** How long a claimed run is held without renewal (30 s). */
   leaseMs?: number;
-  /** Connections per replica (10): the database sees replicas × (pool + 1 listening). */
+  /**
+   * Connections per replica for everything but the reserved ones (10): the database sees
+   * replicas × (pool + RESERVED_CONNECTIONS + 1 listening).
+   */
   poolSize?: number;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * Connections of their own for what must never queue behind the operator's or an API client's
+ * reads: the accept path's commits (two in flight) and rate grants, the run leases and the
+ * replica's heartbeat. On one pool, 30 reads waiting on the database held a sender's 202 until
+ * they ended (a common text's first count takes seconds at a week's scale; a `view` token can
+ * ask for as many as it likes): test/integration/postgres/reads-beside-senders.test.ts.
+ */
+const RESERVED_CONNECTIONS = 4;
 
 const replicaIdOf = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -90,7 +102,11 @@ export async function openPostgresStore(
     max: options.poolSize,
     onIdleError: onError('an idle connection failed'),
   });
-  const closers: Array<() => Promise<void> | void> = [() => pool.end()];
+  const reserved = openPostgresPool(databaseUrl, {
+    max: RESERVED_CONNECTIONS,
+    onIdleError: onError('an idle connection failed'),
+  });
+  const closers: Array<() => Promise<void> | void> = [() => pool.end(), () => reserved.end()];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) await close();
   };
@@ -103,7 +119,7 @@ export async function openPostgresStore(
     });
     await hub.start();
     closers.push(() => hub.stop());
-    const registry = new ReplicaRegistry(pool, hub, {
+    const registry = new ReplicaRegistry(reserved, hub, {
       replicaId,
       onError: onError('keeping in step with other replicas failed'),
     });
@@ -111,7 +127,11 @@ export async function openPostgresStore(
     closers.push(() => registry.stop());
     const peers = new PostgresPeers(hub, registry, onError('notifying other replicas failed'));
 
-    const { runs, leases } = createPostgresRunsRepository(pool, { replicaId, leaseMs });
+    const { runs, leases } = createPostgresRunsRepository(pool, {
+      replicaId,
+      leaseMs,
+      renewOn: reserved,
+    });
     leases.start({
       onLost: (runId) => peers.runLost(runId),
       onError: onError('renewing run leases failed'),
@@ -160,7 +180,7 @@ export async function openPostgresStore(
       ...repositoriesOn(pool, () => open),
       runs,
       batchStore: markingBusy(
-        createPostgresBatchStore(pool, { dedupeWindowMs: options.dedupeWindowMs }),
+        createPostgresBatchStore(reserved, { dedupeWindowMs: options.dedupeWindowMs }),
         indexer,
       ),
       transaction: (fn) =>
@@ -171,7 +191,7 @@ export async function openPostgresStore(
           }),
         ),
       rateGate: (scope, limit, windowMs) => {
-        const limiter = new SharedRateLimiter(pool, {
+        const limiter = new SharedRateLimiter(reserved, {
           scope,
           limit,
           windowMs,

@@ -31,6 +31,8 @@ export interface PostgresRunsOptions {
   replicaId: string;
   /** How long a claim or renewal holds a run, on the database's clock. */
   leaseMs: number;
+  /** Where renewals run, when not on `q`: connections no management read can take. */
+  renewOn?: Queryable;
 }
 
 /** Renews the leases of the runs this replica claimed, from `start` until `stop`. */
@@ -72,7 +74,7 @@ const insertParams = (runs: readonly NewRun[]): unknown[] => [
  */
 export function createPostgresRunsRepository(
   q: Queryable,
-  { replicaId, leaseMs }: PostgresRunsOptions,
+  { replicaId, leaseMs, renewOn = q }: PostgresRunsOptions,
 ): { runs: RunsRepository; leases: RunLeases } {
   const held = new Set<string>();
   let keeper: LeaseKeeper | null = null;
@@ -87,7 +89,7 @@ export function createPostgresRunsRepository(
   /** Extends this replica's leases; returns the runs it no longer holds (interrupted meanwhile). */
   const renew = async (runIds: readonly string[]): Promise<string[]> => {
     if (runIds.length === 0) return [];
-    const { rows: kept } = await q.query<{ id: string }>(
+    const { rows: kept } = await renewOn.query<{ id: string }>(
       `UPDATE runs SET lease_expires_at = ${DB_NOW_MS} + $2::BIGINT
        WHERE id = ANY($1::text[]) AND status = 'running' AND lease_owner = $3 RETURNING id`,
       [runIds, leaseMs, replicaId],

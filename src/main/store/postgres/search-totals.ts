@@ -155,8 +155,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     return how === 'rows' ? count(q) : withLocalSettings(q, how, count);
   };
 
-  return async (webhookUid: string, only: DeliveryPageFilter): Promise<number> => {
-    const key = JSON.stringify([webhookUid, only]);
+  const total = async (key: string, webhookUid: string, only: DeliveryPageFilter) => {
     const before = kept.get(key);
     let counted = await read(webhookUid, only, before);
     let next: Kept | undefined;
@@ -184,5 +183,26 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     kept.set(key, next);
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     return next.n + Number(counted.queued_hits);
+  };
+
+  /**
+   * One count of a search at a time: an ask made while it is counted waits for that count and
+   * then counts on from its total. Each ask had been a first count of its own, on a connection of
+   * its own: the UI asks again at each live entry, and a common text's first count takes seconds
+   * at a week's scale.
+   */
+  const counting = new Map<string, Promise<number>>();
+  return async (webhookUid: string, only: DeliveryPageFilter): Promise<number> => {
+    const key = JSON.stringify([webhookUid, only]);
+    const ahead = counting.get(key)?.catch(() => undefined);
+    const mine = ahead
+      ? ahead.then(() => total(key, webhookUid, only))
+      : total(key, webhookUid, only);
+    counting.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (counting.get(key) === mine) counting.delete(key);
+    }
   };
 }

@@ -1,0 +1,69 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/main/store/open-store.js';
+import { usePostgres } from '../../support/postgres.js';
+import { bearer, postDelivery, startTestRelay } from '../../support/relay.js';
+import { waitFor } from '../../support/wait.js';
+
+/** More reads than the relay's pool has connections (10). */
+const STUCK_READS = 30;
+
+/**
+ * A management read can wait on the database for seconds (a common text's first count at a
+ * week's scale), and a `view` token or the UI can ask for many at once: a sender's 202 must not
+ * wait for them.
+ */
+describe('management reads beside the senders (PostgreSQL)', () => {
+  const postgres = usePostgres();
+
+  it('answers a sender while every pooled connection waits on a slow read', async () => {
+    const { url } = await postgres.database();
+    const relay = await startTestRelay({
+      openStore: (context) =>
+        openStore({ ...context, databaseUrl: url, masterKeyFromEnv: 'c3'.repeat(32) }),
+    });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    // Not the holder: a transaction reads pg_stat_activity once.
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    const waitingOnLock = async (): Promise<number> =>
+      Number(
+        (
+          await watcher.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n,
+      );
+    try {
+      const created = await relay.createWebhook({ name: 'busy' });
+      const uid = created.webhook.uid;
+      const first = await postDelivery(created.ingressUrl, '{"n":0}', bearer(created.secret));
+      expect(first.status).toBe(202);
+
+      // Every read of the webhook's alarm settings waits for this lock, on a connection of its own.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE webhook_alarm_settings IN ACCESS EXCLUSIVE MODE');
+      const stuck = Array.from({ length: STUCK_READS }, () =>
+        relay.api('GET', `/api/webhooks/${uid}/alarms`),
+      );
+      await waitFor(async () => (await waitingOnLock()) >= 10, 'the pool taken by reads');
+
+      const sent = postDelivery(created.ingressUrl, '{"n":1}', bearer(created.secret));
+      const answered = await Promise.race([
+        sent,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+      ]);
+      expect(answered?.status).toBe(202);
+
+      await holder.query('ROLLBACK');
+      for (const read of await Promise.all(stuck)) expect(read.status).toBe(200);
+      await sent;
+    } finally {
+      await holder.end().catch(() => undefined);
+      await watcher.end();
+      await relay.stop();
+    }
+  });
+});
