@@ -114,13 +114,39 @@ export function useDeliveryLog(query: LogQuery) {
 
   const mine = state?.key === key ? state : undefined;
 
-  /** The total of a page that came without one, once the relay has counted it. */
+  // The count under way, and whether an entry arrived since it was asked for.
+  const counting = useRef<{ key: string; again: boolean } | null>(null);
+
+  /**
+   * The total of a page that came without one, once the relay has counted it. One count at a
+   * time: live entries each asked for one, and on a week's log a common text's first count takes
+   * seconds; an entry that arrives meanwhile asks for one more when it lands (counted on, fast).
+   */
   const countLater = useCallback(() => {
-    readTotal(client, JSON.parse(key) as LogQuery).then(
-      (total) => setState((prev) => (prev?.key === key ? { ...prev, total } : prev)),
-      (error: unknown) =>
-        setState((prev) => (prev?.key === key ? { ...prev, error: toApiError(error) } : prev)),
-    );
+    if (counting.current?.key === key) {
+      counting.current.again = true;
+      return;
+    }
+    const mine = { key, again: false };
+    counting.current = mine;
+    const ask = (): void => {
+      readTotal(client, JSON.parse(key) as LogQuery)
+        .then(
+          (total) => setState((prev) => (prev?.key === key ? { ...prev, total } : prev)),
+          (error: unknown) =>
+            setState((prev) => (prev?.key === key ? { ...prev, error: toApiError(error) } : prev)),
+        )
+        .finally(() => {
+          if (counting.current !== mine) return;
+          if (!mine.again) {
+            counting.current = null;
+            return;
+          }
+          mine.again = false;
+          ask();
+        });
+    };
+    ask();
   }, [client, key]);
 
   const loadMore = useCallback(() => {
