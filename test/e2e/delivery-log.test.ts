@@ -80,6 +80,28 @@ describe('the delivery log at scale, in Chromium', () => {
       await recent.getByText('3 of 10,002 deliveries, newest first · live').waitFor();
       expect(counts).toBe(2);
       await expect(deliveryList(page).getByRole('listitem').count()).resolves.toBe(3);
+
+      // A count no longer shown is stopped: its request closes, and the relay stops counting.
+      await page.unroute(/\/deliveries\/count\?.*q=/);
+      let releaseAgain = (): void => undefined;
+      const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+      await page.route(/\/deliveries\/count\?.*q=/, async (route) => {
+        await heldAgain;
+        await route.continue().catch(() => undefined);
+      });
+      const stopped: string[] = [];
+      page.on('requestfailed', (request) => {
+        if (request.url().includes('/deliveries/count?')) stopped.push(request.url());
+      });
+      await recent.getByLabel('Search deliveries').fill('order_100009');
+      await recent
+        .getByText('Counting the matches among 10,002 deliveries, newest first · live')
+        .waitFor();
+      await recent.getByLabel('Search deliveries').fill('ordER_X8421');
+      await waitFor(() => stopped.length === 1, "the first search's count stopped");
+      expect(stopped[0]).toContain('q=order_100009');
+      releaseAgain();
+      await recent.getByText('3 of 10,002 deliveries, newest first · live').waitFor();
       await screenshot(page, 'delivery-log-search');
 
       // Rejected (auth) in the last hour: one a second, every fifth rejected, so 720.

@@ -27,8 +27,19 @@ export function mountContractRoutes(
   for (const name of methodNames) {
     const { http } = contract[name];
     router.register(http.path, [http.method], async (ctx) => {
-      const caller = await authenticate(ctx);
-      const output = await dispatch(service, name, requestInput(ctx), caller);
+      const gone = new AbortController();
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) gone.abort();
+      });
+      const caller = { ...(await authenticate(ctx)), gone: gone.signal };
+      let output: unknown;
+      try {
+        output = await dispatch(service, name, requestInput(ctx), caller);
+      } catch (error) {
+        // A read stopped because its asker left answers no one, and is not the relay's fault.
+        if (gone.signal.aborted) throw new ApiError('unavailable', 'The request closed first.');
+        throw error;
+      }
       ctx.status = http.status ?? 200;
       // Koa answers a null body with nothing at all; a contract's null (no link yet) is JSON too.
       if (output === null) {

@@ -51,7 +51,7 @@ export function deliveryHandlers(
   | 'deliveries.volume'
 > {
   return {
-    'deliveries.list': async ({ uid, limit, before, total, ...narrowing }) => {
+    'deliveries.list': async ({ uid, limit, before, total, ...narrowing }, caller) => {
       await deps.writer.settled();
       const { webhook, filter } = await logFilter(deps, uid, narrowing);
       const page = await deps.deliveries.page(uid, limit, before ?? null, filter);
@@ -65,13 +65,13 @@ export function deliveryHandlers(
       return {
         items,
         nextBefore: page.nextBefore,
-        total: await deps.deliveries.count(uid, filter),
+        total: await deps.deliveries.count(uid, filter, caller.gone),
       };
     },
-    'deliveries.count': async ({ uid, ...narrowing }) => {
+    'deliveries.count': async ({ uid, ...narrowing }, caller) => {
       await deps.writer.settled();
       const { filter } = await logFilter(deps, uid, narrowing);
-      return { total: await deps.deliveries.count(uid, filter) };
+      return { total: await deps.deliveries.count(uid, filter, caller.gone) };
     },
     'deliveries.get': async ({ id }) => {
       await deps.writer.settled();

@@ -3,6 +3,8 @@ import type { Contract, MethodName, ParsedInput, Role } from '../../shared/contr
 
 export interface Caller {
   role: Role;
+  /** Aborts once the asker no longer waits for the answer (its HTTP request closed). */
+  gone?: AbortSignal;
 }
 
 export type Handler<M extends MethodName> = (

@@ -95,8 +95,11 @@ export interface DeliveriesRepository {
     before: string | null,
     only?: DeliveryPageFilter,
   ): Promise<{ items: DeliveryRecord[]; nextBefore: string | null }>;
-  /** How many entries match, on every page (no `before`). */
-  count(webhookUid: string, only?: DeliveryPageFilter): Promise<number>;
+  /**
+   * How many entries match, on every page (no `before`). `gone`: its asker left; a store may stop
+   * a long count then (PostgreSQL's first count of a common text) and reject.
+   */
+  count(webhookUid: string, only?: DeliveryPageFilter, gone?: AbortSignal): Promise<number>;
   get(id: string): Promise<DeliveryRecord | null>;
   payload(id: string): Promise<Buffer | null>;
   /** Null for entries written before request contexts were kept ("not recorded"). */

@@ -7,7 +7,15 @@ import type { MethodInput, MethodName, MethodOutput } from '../../shared/contrac
  */
 export interface ContractClient {
   readonly transport: 'ipc' | 'http';
-  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  /**
+   * `signal`: the answer is no longer wanted. Over HTTP the request closes and the relay may stop
+   * a long read (PostgreSQL's first count of a common text); the call rejects with its reason.
+   */
+  call<M extends MethodName>(
+    method: M,
+    input: MethodInput<M>,
+    options?: { signal?: AbortSignal },
+  ): Promise<MethodOutput<M>>;
   /** Live events (new deliveries, run status, changed resources); returns the unsubscribe. */
   subscribe(listener: (event: RelayEvent) => void): () => void;
   /**

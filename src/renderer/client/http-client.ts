@@ -11,15 +11,22 @@ const EVENT_TYPES: RelayEvent['type'][] = relayEventSchema.options.map(
 
 const STREAM_RETRY_MS = 2_000;
 
-async function send(method: string, path: string, body: string | undefined): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body: string | undefined,
+  signal?: AbortSignal,
+): Promise<Response> {
   try {
     return await fetch(path, {
       method,
       credentials: 'same-origin',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body,
+      ...(signal ? { signal } : {}),
     });
-  } catch {
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ApiError('unavailable', 'The relay does not answer. Is `hookport serve` running?');
   }
 }
@@ -48,9 +55,18 @@ export function createHttpClient(): ContractClient {
       streamListeners.add(listener);
       return () => streamListeners.delete(listener);
     },
-    async call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+    async call<M extends MethodName>(
+      method: M,
+      input: MethodInput<M>,
+      options: { signal?: AbortSignal } = {},
+    ): Promise<MethodOutput<M>> {
       const request = contractRequest(method, input);
-      const response = await send(request.method, request.pathAndQuery, request.body);
+      const response = await send(
+        request.method,
+        request.pathAndQuery,
+        request.body,
+        options.signal,
+      );
       return contractResponse(method, response.status, await response.text());
     },
     subscribe(listener) {

@@ -66,4 +66,60 @@ describe('management reads beside the senders (PostgreSQL)', () => {
       await relay.stop();
     }
   });
+
+  it("stops a search's first count on the database once its asker closes the request", async () => {
+    const { url } = await postgres.database();
+    const relay = await startTestRelay({
+      openStore: (context) =>
+        openStore({ ...context, databaseUrl: url, masterKeyFromEnv: 'c3'.repeat(32) }),
+    });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    const counting = async (): Promise<number> =>
+      Number(
+        (
+          await watcher.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'active'
+               AND query LIKE '%delivery_counts%' AND pid <> pg_backend_pid()`,
+          )
+        ).rows[0]!.n,
+      );
+    try {
+      const created = await relay.createWebhook({ name: 'searched' });
+      const uid = created.webhook.uid;
+      for (const city of ['Tromsø', 'Oslo', 'TROMSØ']) {
+        const body = JSON.stringify({ city });
+        expect((await postDelivery(created.ingressUrl, body, bearer(created.secret))).status).toBe(
+          202,
+        );
+      }
+      const countUrl = `${relay.adminUrl}/api/webhooks/${uid}/deliveries/count?q=troms%C3%B8`;
+      const headers = { authorization: `Bearer ${relay.adminToken}` };
+
+      // The count statement reads the webhook's entry counts: held here, it waits, as a long
+      // count would run.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
+      const leave = new AbortController();
+      const asked = fetch(countUrl, { headers, signal: leave.signal }).catch(() => 'closed');
+      await waitFor(async () => (await counting()) === 1, 'the count running');
+      leave.abort();
+      expect(await asked).toBe('closed');
+      await waitFor(async () => (await counting()) === 0, 'the count stopped', {
+        timeoutMs: 3_000,
+      });
+
+      await holder.query('ROLLBACK');
+      const answer = await fetch(countUrl, { headers });
+      expect(await answer.json()).toEqual({ total: 2 });
+      expect(relay.logs.filter((line) => line.includes('[admin]'))).toEqual([]);
+    } finally {
+      await holder.end().catch(() => undefined);
+      await watcher.end();
+      await relay.stop();
+    }
+  });
 });

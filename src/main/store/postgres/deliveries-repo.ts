@@ -39,9 +39,9 @@ export function createPostgresDeliveriesRepository(q: Queryable): DeliveriesRepo
         () => plain.page(webhookUid, limit, before, only),
       );
     },
-    count: (webhookUid, only = {}) => {
+    count: (webhookUid, only = {}, gone) => {
       if (only.q === undefined) return plain.count(webhookUid, only);
-      return total(webhookUid, only);
+      return total(webhookUid, only, gone);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
+import { AskerGoneError, cancelledWhenGone } from './cancel-when-gone.js';
 import type { Queryable } from './client.js';
 import { postgresDialect, postgresParallelDialect } from './dialect.js';
 import { withLocalSettings } from './local-settings.js';
@@ -116,6 +117,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     webhookUid: string,
     only: DeliveryPageFilter,
     since: Kept | undefined,
+    gone: AbortSignal | undefined,
   ): Promise<Counted> => {
     // The filter tested row by row (a window), and for a first count through the indexes, its
     // parameters then appended after those of the indexed one (`$1`, the webhook, shared).
@@ -152,12 +154,22 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
       );
       return rows[0]!;
     };
-    return how === 'rows' ? count(q) : withLocalSettings(q, how, count);
+    if (how === 'rows') return count(q);
+    // Through the indexes: seconds for a common text, stopped when its asker leaves.
+    return withLocalSettings(q, how, (on) =>
+      gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
+    );
   };
 
-  const total = async (key: string, webhookUid: string, only: DeliveryPageFilter) => {
+  const total = async (
+    key: string,
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    gone: AbortSignal | undefined,
+  ) => {
+    if (gone?.aborted) throw new AskerGoneError();
     const before = kept.get(key);
-    let counted = await read(webhookUid, only, before);
+    let counted = await read(webhookUid, only, before, gone);
     let next: Kept | undefined;
     if (before !== undefined) {
       const newRows = Number(counted.new_rows);
@@ -171,7 +183,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
           entries: before.entries + newRows,
         };
       } else {
-        counted = await read(webhookUid, only, undefined);
+        counted = await read(webhookUid, only, undefined, gone);
       }
     }
     next ??= {
@@ -192,12 +204,16 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
    * at a week's scale.
    */
   const counting = new Map<string, Promise<number>>();
-  return async (webhookUid: string, only: DeliveryPageFilter): Promise<number> => {
+  return async (
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    gone?: AbortSignal,
+  ): Promise<number> => {
     const key = JSON.stringify([webhookUid, only]);
     const ahead = counting.get(key)?.catch(() => undefined);
     const mine = ahead
-      ? ahead.then(() => total(key, webhookUid, only))
-      : total(key, webhookUid, only);
+      ? ahead.then(() => total(key, webhookUid, only, gone))
+      : total(key, webhookUid, only, gone);
     counting.set(key, mine);
     try {
       return await mine;

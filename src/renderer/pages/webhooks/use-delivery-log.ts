@@ -61,8 +61,13 @@ function narrowing(query: LogQuery) {
   };
 }
 
-async function readTotal(client: ContractClient, query: LogQuery): Promise<number> {
-  return (await client.call('deliveries.count', { uid: query.uid, ...narrowing(query) })).total;
+async function readTotal(
+  client: ContractClient,
+  query: LogQuery,
+  signal: AbortSignal,
+): Promise<number> {
+  const input = { uid: query.uid, ...narrowing(query) };
+  return (await client.call('deliveries.count', input, { signal })).total;
 }
 
 const contains = (text: string | null, needle: string): boolean =>
@@ -115,34 +120,38 @@ export function useDeliveryLog(query: LogQuery) {
   const mine = state?.key === key ? state : undefined;
 
   // The count under way, and whether an entry arrived since it was asked for.
-  const counting = useRef<{ key: string; again: boolean } | null>(null);
+  const counting = useRef<{ key: string; again: boolean; stop: AbortController } | null>(null);
 
   /**
    * The total of a page that came without one, once the relay has counted it. One count at a
    * time: live entries each asked for one, and on a week's log a common text's first count takes
    * seconds; an entry that arrives meanwhile asks for one more when it lands (counted on, fast).
+   * A count no longer shown (another search) is stopped, on the relay too.
    */
   const countLater = useCallback(() => {
     if (counting.current?.key === key) {
       counting.current.again = true;
       return;
     }
-    const mine = { key, again: false };
-    counting.current = mine;
+    counting.current?.stop.abort();
+    const asked = { key, again: false, stop: new AbortController() };
+    counting.current = asked;
     const ask = (): void => {
-      readTotal(client, JSON.parse(key) as LogQuery)
+      readTotal(client, JSON.parse(key) as LogQuery, asked.stop.signal)
         .then(
           (total) => setState((prev) => (prev?.key === key ? { ...prev, total } : prev)),
-          (error: unknown) =>
-            setState((prev) => (prev?.key === key ? { ...prev, error: toApiError(error) } : prev)),
+          (error: unknown) => {
+            if (asked.stop.signal.aborted) return;
+            setState((prev) => (prev?.key === key ? { ...prev, error: toApiError(error) } : prev));
+          },
         )
         .finally(() => {
-          if (counting.current !== mine) return;
-          if (!mine.again) {
+          if (counting.current !== asked) return;
+          if (!asked.again) {
             counting.current = null;
             return;
           }
-          mine.again = false;
+          asked.again = false;
           ask();
         });
     };
@@ -232,6 +241,10 @@ export function useDeliveryLog(query: LogQuery) {
     return () => {
       current = false;
       clearTimeout(headTimer.current);
+      if (counting.current?.key === key) {
+        counting.current.stop.abort();
+        counting.current = null;
+      }
     };
   }, [client, key, refreshHead, countLater]);
 
