@@ -120,6 +120,40 @@ export async function besideReads<T>(
   }
 }
 
+/** How many distinct first counts the storm asks for at once: three times a relay's pool. */
+export const STORM_COUNTS = 30;
+
+/**
+ * A storm of first counts, all asked at once: a common text over `STORM_COUNTS` time ranges
+ * (from 4 h to 5 days back), each a search no kept total answers, as an operator trying filters
+ * or an API client with a `view` token can ask. Answers each one's time, slowest last.
+ */
+export async function countStorm(info: ScaleRelayInfo, busyUid: string): Promise<number[]> {
+  const now = Date.now();
+  const times = await Promise.all(
+    Array.from({ length: STORM_COUNTS }, async (_, i) => {
+      const from = now - (i + 1) * 4 * 3_600_000;
+      const path = `/api/webhooks/${busyUid}/deliveries/count?q=Troms%C3%B8&from=${from}`;
+      const started = performance.now();
+      const response = await fetch(`${info.adminUrl}${path}`, {
+        headers: { authorization: `Bearer ${info.adminToken}` },
+      });
+      const text = await response.text();
+      if (response.status !== 200)
+        throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`);
+      return performance.now() - started;
+    }),
+  );
+  return times.sort((a, b) => a - b);
+}
+
+/** The sender beside the storm of counts, against the same sender on the empty store. */
+export const stormRow = (counts: number[], sender: SenderResult, quiet: SenderResult): string =>
+  `The sender beside ${counts.length} first counts asked at once (each answered in ` +
+  `${ms(counts[0]!)}–${ms(counts[counts.length - 1]!)}; ${sender.answered} deliveries answered): ` +
+  `p99 ${ms(sender.p99Ms)} (${(sender.p99Ms / Math.max(quiet.p99Ms, 0.001)).toFixed(2)}× the empty store's), ` +
+  `max ${ms(sender.maxMs)}`;
+
 /** The sender beside the reads, and the relay's event loop meanwhile. */
 export const besideRow = (
   sender: SenderResult,

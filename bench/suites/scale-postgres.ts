@@ -34,10 +34,12 @@ import {
   ask,
   besideReads,
   besideRow,
+  countStorm,
   loadAverage,
   ms,
   printReads,
   senderRow,
+  stormRow,
   timeReads,
   uiReads,
 } from '../scale/ui-reads.js';
@@ -215,6 +217,7 @@ async function run(): Promise<void> {
     );
     const loopReads = await ask<{ loopMaxMs: number; loopP99Ms: number }>(first!, 'loop');
     const timed = beside.reads;
+    const storm = await besideReads(first!.info, () => countStorm(first!.info, uids[0]!));
     await stopPair(relays);
 
     console.log(
@@ -255,6 +258,7 @@ async function run(): Promise<void> {
     console.log(`Database: ${mb(before)} before, ${mb(after)} after retention\n`);
     printReads(timed);
     console.log(besideRow(beside.sender, loopReads));
+    console.log(stormRow(storm.reads, storm.sender, quiet));
   } finally {
     await cluster.stop();
   }

@@ -38,10 +38,12 @@ import {
   ask,
   besideReads,
   besideRow,
+  countStorm,
   loadAverage,
   ms,
   printReads,
   senderRow,
+  stormRow,
   timeReads,
   uiReads,
 } from '../scale/ui-reads.js';
@@ -237,6 +239,7 @@ async function run(): Promise<void> {
     const beside = await besideReads(info, () => timeReads(info, reads));
     const loopReads = await ask<{ loopMaxMs: number; loopP99Ms: number }>(relay, 'loop');
     const timed = beside.reads;
+    const storm = await besideReads(info, () => countStorm(info, busyUid));
     await relay.stop();
 
     console.log(
@@ -269,6 +272,7 @@ async function run(): Promise<void> {
     console.log(`File (with its WAL): ${mb(before)} before, ${mb(afterPrune)} after retention\n`);
     printReads(timed);
     console.log(besideRow(beside.sender, loopReads));
+    console.log(stormRow(storm.reads, storm.sender, quiet));
 
     const weekEntries = Math.min(entries, arg('week-entries', 100_000));
     if (weekEntries > 0) await twoWeeksOfFileSize(weekEntries);
