@@ -204,14 +204,12 @@ describe('a search on PostgreSQL, two relays writing', () => {
     }
   });
 
-  it('counts a search once however many ask for it at once, and each answer is exact', async () => {
+  /** Asks for the totals of `searches` all at once while every count waits on a lock: how many wait. */
+  async function askedTogether(searches: DeliveryPageFilter[], atOnce: number) {
     const { pool, url } = await postgres.database();
     const relay = relayOn(pool);
-    const t0 = freshEpoch();
-    await relay.commit(entries(300, t0));
+    await relay.commit(entries(300, freshEpoch()));
     await relay.indexAll();
-    const only: DeliveryPageFilter = { q: 'tromsø' };
-    const expected = (await scan(pool, only)).length;
     const waitingOnLock = async (): Promise<number> =>
       Number(
         (
@@ -227,15 +225,33 @@ describe('a search on PostgreSQL, two relays writing', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
-      const asks = Array.from({ length: 8 }, () => relay.log.count(WEBHOOK, only));
-      await waitFor(async () => (await waitingOnLock()) > 0, 'a count waiting on the lock');
+      const asks = searches.map((only) => relay.log.count(WEBHOOK, only));
+      await waitFor(async () => (await waitingOnLock()) >= atOnce, 'the counts waiting');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await waitingOnLock()).toBe(1);
+      expect(await waitingOnLock()).toBe(atOnce);
       await holder.query('ROLLBACK');
-      expect(await Promise.all(asks)).toEqual(Array.from({ length: 8 }, () => expected));
+      const expected = await Promise.all(
+        searches.map(async (only) => (await scan(pool, only)).length),
+      );
+      expect(await Promise.all(asks)).toEqual(expected);
     } finally {
       await holder.end();
     }
+  }
+
+  it('counts a search once however many ask for it at once, and each answer is exact', async () => {
+    await askedTogether(
+      Array.from({ length: 8 }, () => ({ q: 'tromsø' })),
+      1,
+    );
+  });
+
+  it('counts three new searches at a time, the others waiting their turn, each answer exact', async () => {
+    const texts = ['tromsø', 'TROMSØ', 'oslo', 'city', 'troms', 'romsø', '"i":1', 'slo"'];
+    await askedTogether(
+      texts.map((q) => ({ q })),
+      3,
+    );
   });
 
   it("reads a searched page's payloads asked for together, each its own, and none for an unknown ID", async () => {

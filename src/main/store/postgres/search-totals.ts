@@ -1,6 +1,7 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
+import { Turns } from '../turns.js';
 import { AskerGoneError, cancelledWhenGone } from './cancel-when-gone.js';
 import type { Queryable } from './client.js';
 import { postgresDialect, postgresParallelDialect } from './dialect.js';
@@ -46,6 +47,14 @@ const FIRST_COUNT: FirstCountRule = {
 const PARALLEL = { parallel_setup_cost: '0', min_parallel_table_scan_size: '0' };
 const HASHED = { ...PARALLEL, enable_nestloop: 'off' };
 
+/**
+ * First counts through the indexes at once, per relay; the others wait their turn. Each holds a
+ * pooled connection and, with its parallel workers, the database's CPU for seconds at a week's
+ * scale: thirty distinct searches asked at once had held the whole pool, and every page of the
+ * UI waited behind them. One whose asker has left by its turn is not run.
+ */
+const FIRST_COUNTS_AT_ONCE = 3;
+
 /** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
 const KEPT_SEARCHES = 64;
 
@@ -84,6 +93,7 @@ interface Counted {
  */
 export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUNT) {
   const kept = new Map<string, Kept>();
+  const firstCounts = new Turns(FIRST_COUNTS_AT_ONCE);
 
   const unsearched = deliveriesCalls(postgresDialect).count;
 
@@ -156,9 +166,12 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     };
     if (how === 'rows') return count(q);
     // Through the indexes: seconds for a common text, stopped when its asker leaves.
-    return withLocalSettings(q, how, (on) =>
-      gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
-    );
+    return firstCounts.run(() => {
+      if (gone?.aborted) throw new AskerGoneError();
+      return withLocalSettings(q, how, (on) =>
+        gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
+      );
+    });
   };
 
   const total = async (
