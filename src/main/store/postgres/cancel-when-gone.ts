@@ -1,18 +1,13 @@
+import { AskerGoneError } from '../asker-gone.js';
 import type { Queryable } from './client.js';
-
-/** The asker left before the read began: nothing was run. */
-export class AskerGoneError extends Error {
-  constructor() {
-    super('The read was not run: its asker had gone.');
-  }
-}
 
 /**
  * `read` on `on` (a connection checked out of `pool`), its statement cancelled once `gone`
  * aborts: a common text's first count runs for seconds at a week's scale, on a pooled connection
  * and the database's CPU, after the page that asked for it has moved on. The cancel goes through
  * another pooled connection, and `on` is held until it has answered, so it can never land on
- * someone else's statement (a cancel that finds its backend idle is ignored).
+ * someone else's statement (a cancel that finds its backend idle is ignored). Rejects with
+ * AskerGoneError once cancelled.
  */
 export async function cancelledWhenGone<T>(
   pool: Queryable,
@@ -29,6 +24,8 @@ export async function cancelledWhenGone<T>(
   gone.addEventListener('abort', cancel, { once: true });
   try {
     return await read(on);
+  } catch (error) {
+    throw gone.aborted ? new AskerGoneError() : error;
   } finally {
     gone.removeEventListener('abort', cancel);
     await cancelling;
