@@ -13,7 +13,7 @@ import { sqliteDbOf } from '../../src/main/store/sqlite/sqlite-store.js';
 import { send } from './support/actions.js';
 import { axeProblems } from './support/axe.js';
 import { openUi, screenshot, useBrowserAndRelay } from './support/browser.js';
-import { boxOf, cutOffParts, statusLineTop } from './support/layout.js';
+import { boxOf, coloursIn, cutOffParts, statusLineTop } from './support/layout.js';
 import { deliveryList, deliveryRow, recentDeliveries } from './support/webhooks-ui.js';
 
 const VIEWPORTS = [
@@ -81,6 +81,13 @@ describe('pages keep what matters in view', { timeout: 90_000 }, () => {
         await expect(
           tabs.getByRole('tab', { name: 'Deliveries' }).getAttribute('aria-selected'),
         ).resolves.toBe('true');
+        // Each tab is whole: its label's lower half is drawn (the deliveries head's cover, a
+        // shadow upwards, once hid it), the selected tab's underline left out.
+        for (const tab of await tabs.getByRole('tab').all()) {
+          const box = await boxOf(tab);
+          const lowerHalf = { ...box, y: box.y + box.height / 2, height: box.height / 2 - 3 };
+          expect(await coloursIn(page, lowerHalf)).toBeGreaterThan(2);
+        }
         // The first rows are on screen without scrolling.
         const list = deliveryList(page);
         await deliveryRow(page, /dana-sokolova|deploy\.finished/)

@@ -8,6 +8,34 @@ export const boxOf = async (locator: Locator): Promise<Box> => {
   return box;
 };
 
+/**
+ * How many colours a region of the page shows as drawn, whatever is painted over it (a shadow
+ * is not hit-tested, so `elementFromPoint` cannot see it): text shows many, a cover one. Decoded
+ * on a blank page of the same browser.
+ */
+export async function coloursIn(page: Page, clip: Box): Promise<number> {
+  const png = (await page.screenshot({ clip })).toString('base64');
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate<number>(`(async () => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,${png}';
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const g = canvas.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(0, 0, img.width, img.height).data;
+      const seen = new Set();
+      for (let i = 0; i < d.length; i += 4) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      return seen.size;
+    })()`);
+  } finally {
+    await blank.close();
+  }
+}
+
 /** Where the status line starts: what ends below it is hidden under it. */
 export const statusLineTop = async (page: Page): Promise<number> =>
   (await boxOf(page.getByRole('contentinfo', { name: 'Relay status' }))).y;
