@@ -16,7 +16,11 @@ const STUCK_READS = 30;
 describe('management reads beside the senders (PostgreSQL)', () => {
   const postgres = usePostgres();
 
-  it('answers a sender while every pooled connection waits on a slow read', async () => {
+  /**
+   * A relay on a fresh database, a session to hold locks with (`holder`), and how many sessions
+   * match `where` in pg_stat_activity, read from another (a transaction reads it once).
+   */
+  async function relayBesideLocks() {
     const { url } = await postgres.database();
     const relay = await startTestRelay({
       openStore: (context) =>
@@ -24,18 +28,28 @@ describe('management reads beside the senders (PostgreSQL)', () => {
     });
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
-    // Not the holder: a transaction reads pg_stat_activity once.
     const watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
-    const waitingOnLock = async (): Promise<number> =>
+    const sessions = async (where: string): Promise<number> =>
       Number(
         (
           await watcher.query<{ n: string }>(
             `SELECT count(*) AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+             WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
           )
         ).rows[0]!.n,
       );
+    const close = async (): Promise<void> => {
+      await holder.end().catch(() => undefined);
+      await watcher.end();
+      await relay.stop();
+    };
+    return { relay, holder, sessions, close };
+  }
+
+  it('answers a sender while every pooled connection waits on a slow read', async () => {
+    const { relay, holder, sessions, close } = await relayBesideLocks();
+    const waitingOnLock = (): Promise<number> => sessions("wait_event_type = 'Lock'");
     try {
       const created = await relay.createWebhook({ name: 'busy' });
       const uid = created.webhook.uid;
@@ -61,32 +75,14 @@ describe('management reads beside the senders (PostgreSQL)', () => {
       for (const read of await Promise.all(stuck)) expect(read.status).toBe(200);
       await sent;
     } finally {
-      await holder.end().catch(() => undefined);
-      await watcher.end();
-      await relay.stop();
+      await close();
     }
   });
 
   it("stops a search's first count on the database once its asker closes the request", async () => {
-    const { url } = await postgres.database();
-    const relay = await startTestRelay({
-      openStore: (context) =>
-        openStore({ ...context, databaseUrl: url, masterKeyFromEnv: 'c3'.repeat(32) }),
-    });
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-    const watcher = new pg.Client({ connectionString: url });
-    await watcher.connect();
-    const counting = async (): Promise<number> =>
-      Number(
-        (
-          await watcher.query<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_stat_activity
-             WHERE datname = current_database() AND state = 'active'
-               AND query LIKE '%delivery_counts%' AND pid <> pg_backend_pid()`,
-          )
-        ).rows[0]!.n,
-      );
+    const { relay, holder, sessions, close } = await relayBesideLocks();
+    const counting = (): Promise<number> =>
+      sessions("state = 'active' AND query LIKE '%delivery_counts%'");
     try {
       const created = await relay.createWebhook({ name: 'searched' });
       const uid = created.webhook.uid;
@@ -117,9 +113,7 @@ describe('management reads beside the senders (PostgreSQL)', () => {
       expect(await answer.json()).toEqual({ total: 2 });
       expect(relay.logs.filter((line) => line.includes('[admin]'))).toEqual([]);
     } finally {
-      await holder.end().catch(() => undefined);
-      await watcher.end();
-      await relay.stop();
+      await close();
     }
   });
 });
