@@ -14,6 +14,7 @@ import { waitFor } from '../../support/wait.js';
 
 const postgres = usePostgres();
 const DAY_MS = 24 * 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
 const WEBHOOK = 'wh_searchtotals';
 const PAGE = 40;
 
@@ -39,14 +40,14 @@ function relayOn(pool: PgPool) {
   };
 }
 
-/** Entries from `t0`, 1 ms apart: every other payload mentions Tromsø (in either case), 1 in 5 refused. */
-function entries(count: number, t0: number): BatchItem[] {
+/** Entries from `t0`, `stepMs` apart: every other payload mentions Tromsø (in either case), 1 in 5 refused. */
+function entries(count: number, t0: number, stepMs = 1): BatchItem[] {
   return Array.from({ length: count }, (_, i) =>
     i % 5 === 4
-      ? rejected(WEBHOOK, t0 + i)
+      ? rejected(WEBHOOK, t0 + i * stepMs)
       : accepted(
           WEBHOOK,
-          t0 + i,
+          t0 + i * stepMs,
           JSON.stringify({ city: i % 2 === 0 ? (i % 4 === 0 ? 'TROMSØ' : 'Tromsø') : 'Oslo', i }),
         ),
   );
@@ -171,6 +172,46 @@ describe('a search on PostgreSQL, two relays writing', () => {
     const { ids, totals } = await everyPage(a, only);
     expect(ids).toEqual(expected);
     expect(new Set(totals)).toEqual(new Set([expected.length]));
+  });
+
+  it('keeps a total exact through hourly prunes, counting again only the hour each prune cut into', async () => {
+    const { pool, openPool } = await postgres.database();
+    const a = relayOn(pool);
+    const b = relayOn(openPool());
+    const retention = createPostgresRetention(openPool());
+    const policy = { days: 7, minPerWebhook: 0, dedupeWindowMs: DAY_MS };
+    const now = freshEpoch();
+    const only: DeliveryPageFilter = { q: 'tromsø' };
+    // Twelve hours of entries, two minutes apart, the oldest five of them past retention soon.
+    const t0 = now - 7 * DAY_MS - 5 * HOUR_MS;
+    await a.commit(entries(360, t0, 2 * 60_000));
+    await a.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+
+    // Each prune cuts into an hour (or past several), while entries arrive through the other relay.
+    let arrived = 0;
+    for (const later of [0.5, 1.25, 1.3, 3.5]) {
+      const pruned = await retention.prune(policy, now + later * HOUR_MS);
+      expect(pruned).toBeGreaterThan(0);
+      await b.commit(entries(10, now + arrived++ * 60_000, 1_000));
+      await b.indexSome(5);
+      const expected = await scan(pool, only);
+      expect(await a.log.count(WEBHOOK, only)).toBe(expected.length);
+      expect(await a.log.count(WEBHOOK, { ...only, from: t0 + 4 * HOUR_MS })).toBe(
+        (await scan(pool, { ...only, from: t0 + 4 * HOUR_MS })).length,
+      );
+    }
+
+    // Entries never change once written; one changed behind the relays' backs, in an hour the
+    // next prune leaves alone, shows that prune's count reads only the hour it cut into.
+    await b.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    const [newest] = await scan(pool, only);
+    await pool.query(`UPDATE payloads SET body = '{"city":"Bergen"}' WHERE delivery_id = $1`, [
+      newest,
+    ]);
+    expect(await retention.prune(policy, now + 4.5 * HOUR_MS)).toBeGreaterThan(0);
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length + 1);
   });
 
   it('counts exactly whether a first count tests the entries one by one or reads the indexes, its hits joined by a hash or looked up', async () => {

@@ -1,12 +1,26 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
+import {
+  changedParts,
+  countedNow,
+  hitsIn,
+  PART_MS,
+  partsOf,
+  spanFrom,
+  byParts,
+  withFresh,
+  withRecounted,
+  type ByPart,
+  type Parts,
+  type Span,
+} from '../search-total-parts.js';
 import { Turns } from '../turns.js';
 import { AskerGoneError } from '../asker-gone.js';
 import { cancelledWhenGone } from './cancel-when-gone.js';
 import type { Queryable } from './client.js';
 import { postgresDialect, postgresParallelDialect } from './dialect.js';
-import { withLocalSettings } from './local-settings.js';
+import { withLocalSettings, withOneSnapshot } from './local-settings.js';
 import { runCall } from './queries.js';
 
 /**
@@ -60,23 +74,29 @@ const FIRST_COUNTS_AT_ONCE = 3;
 const KEPT_SEARCHES = 64;
 
 interface Kept {
-  /** The search's count among the webhook's entries indexed up to `upTo` (migration 18's order). */
-  n: number;
+  /** The search's hits among the webhook's entries indexed up to `upTo` (migration 18's order). */
+  parts: Parts;
+  span: Span;
   upTo: number;
-  /** The webhook's entries indexed up to `upTo` then: a deletion among them shows as fewer. */
-  entries: number;
 }
 
-/** One read's figures (counts: BIGINT as numbers, pool.ts; a sum: NUMERIC as a string). */
+/** One read's figures (counts: BIGINT as numbers, pool.ts), and its figures by hour (JSON). */
 type Figure = number | string;
 interface Counted {
   top: Figure | null;
-  entries: Figure;
-  queued_rows: Figure;
   queued_hits: Figure;
-  hits: Figure;
-  new_rows: Figure | null;
+  /** The webhook's entries, those queued for the index, and those indexed past `upTo`. */
+  entries: ByPart;
+  queued: ByPart;
+  fresh: ByPart;
+  /** The hits among the entries indexed (a first count) or among those past `upTo`. */
+  hits: ByPart;
 }
+
+/** `select` (columns `p`, the hour, and `n`) as `[hour, n]` pairs. */
+const byHour = (select: string): string =>
+  `(SELECT coalesce(json_agg(json_build_array(g.p, g.n)), '[]') FROM (${select}) g)`;
+const HOUR = `/ ${PART_MS}`;
 
 /**
  * A search's exact total (PRODUCT.md §14), counted once through the trigram indexes (with
@@ -86,11 +106,15 @@ interface Counted {
  * entry can join below the highest one a count saw), each tested row by row. Never kept:
  * - the entries still queued for the index: tested row by row at every read (few: the indexers
  *   keep up), so an entry is found and counted from its 202 on;
- * - a count once an entry it counted is gone (retention, a delete, from either relay): the
- *   webhook's entries (`delivery_counts`, kept by triggers in the deleting transaction) less
- *   those indexed since and those queued are then fewer than it counted among → counted again.
- * Each read is one statement, so one snapshot: the other relay's writes are in it whole or not
- * at all. Each relay keeps its own totals; both stay exact whoever writes.
+ * - the part of a count whose entries are gone (retention, a delete, from either relay): the
+ *   webhook's entries by hour (`delivery_counts`, kept by triggers in the deleting transaction)
+ *   less those indexed since and those queued are then fewer than it counted among. The count is
+ *   kept in parts (search-total-parts.ts): an hour of the oldest day that lost some is counted
+ *   again row by row (retention prunes hourly: 1,041 → 78 ms at 200,000 entries), one that lost
+ *   all is dropped; any other loss → counted again whole.
+ * Each read is one snapshot (one statement, or a REPEATABLE READ transaction): the other relay's
+ * writes are in it whole or not at all. Each relay keeps its own totals; both stay exact whoever
+ * writes.
  */
 export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUNT) {
   const kept = new Map<string, Kept>();
@@ -124,55 +148,175 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     return candidates >= rule.hashedFrom ? HASHED : PARALLEL;
   };
 
-  const read = async (
-    webhookUid: string,
-    only: DeliveryPageFilter,
-    since: Kept | undefined,
-    gone: AbortSignal | undefined,
-  ): Promise<Counted> => {
-    // The filter tested row by row (a window), and for a first count through the indexes, its
-    // parameters then appended after those of the indexed one (`$1`, the webhook, shared).
+  /** The filter tested row by row, its parameters from `$n` on (`$1`, the webhook, shared). */
+  const rowsFrom = (webhookUid: string, only: DeliveryPageFilter, params: unknown[]): string => {
     const rowByRow = deliveryFilter(postgresDialect, webhookUid, null, only, {});
-    const how = since === undefined ? await firstCount(webhookUid, only) : 'rows';
-    const indexed =
-      how === 'rows' ? null : deliveryFilter(postgresParallelDialect, webhookUid, null, only);
-    const params = indexed?.params ?? [webhookUid];
     const shift = params.length - 1;
-    const rowWhere = rowByRow.where.replace(/\$(\d+)/g, (_, n: string) =>
+    params.push(...rowByRow.params.slice(1));
+    return rowByRow.where.replace(/\$(\d+)/g, (_, n: string) =>
       n === '1' ? '$1' : `$${Number(n) + shift}`,
     );
-    params.push(...rowByRow.params.slice(1));
-    const upTo = since === undefined ? '' : `$${params.push(since.upTo)}`;
+  };
+
+  /** The hour of the webhook's oldest entry (null: none), where a first count's parts start. */
+  const oldestHour = async (on: Queryable, webhookUid: string): Promise<number | null> => {
+    const { rows } = await on.query<{ hour: Figure | null }>(
+      'SELECT min(minute) / 60 AS hour FROM delivery_counts WHERE webhook_uid = $1',
+      [webhookUid],
+    );
+    return rows[0]!.hour === null ? null : Number(rows[0]!.hour);
+  };
+
+  /**
+   * A first count's hits by part, as one aggregate's columns (`FILTER`): grouped, the planner
+   * had a log without statistics (a new database) rescan the trigram arms' workers for each
+   * entry, seconds for 300 entries.
+   */
+  const hitsBySpan = (span: Span): string => {
+    const at = (hour: number): number => hour * PART_MS;
+    const columns = [`count(*) FILTER (WHERE d.received_at < ${at(span.lowest + 1)})`];
+    for (let hour = span.lowest + 1; hour < span.rest; hour++) {
+      columns.push(
+        `count(*) FILTER (WHERE d.received_at >= ${at(hour)} AND d.received_at < ${at(hour + 1)})`,
+      );
+    }
+    columns.push(`count(*) FILTER (WHERE d.received_at >= ${at(span.rest)})`);
+    return `json_build_array(${columns.join(', ')})`;
+  };
+
+  /**
+   * One statement (one snapshot): the webhook's entries by hour, those queued, and the hits among
+   * the indexed entries (a first count, by the parts of `span`) or among those past `since.upTo`.
+   */
+  const figures = async (
+    on: Queryable,
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    since: { upTo: number } | { first: Span },
+    indexed: { where: string; params: unknown[] } | null,
+  ): Promise<Counted> => {
+    const params = indexed?.params ?? [webhookUid];
+    const rowWhere = rowsFrom(webhookUid, only, params);
+    const upTo = 'upTo' in since ? `$${params.push(since.upTo)}` : '';
+    const { rows } = await on.query<Counted>(
+      `SELECT
+       (SELECT max(search_order) FROM deliveries
+        WHERE webhook_uid = $1 AND search_order IS NOT NULL) AS top,
+       ${byHour(`SELECT minute / 60 AS p, sum(n) AS n FROM delivery_counts
+                 WHERE webhook_uid = $1 GROUP BY 1`)} AS entries,
+       ${byHour(`SELECT received_at ${HOUR} AS p, count(*) AS n FROM deliveries
+                 WHERE NOT indexed AND webhook_uid = $1 GROUP BY 1`)} AS queued,
+       (SELECT count(*) FROM deliveries d WHERE NOT d.indexed AND ${rowWhere}) AS queued_hits,
+       ${
+         'first' in since
+           ? `(SELECT ${hitsBySpan(since.first)} FROM deliveries d
+               WHERE d.indexed AND ${indexed?.where ?? rowWhere}) AS hits,
+              '[]'::json AS fresh`
+           : `${byHour(`SELECT d.received_at ${HOUR} AS p, count(*) AS n FROM deliveries d
+                        WHERE d.search_order > ${upTo} AND ${rowWhere} GROUP BY 1`)} AS hits,
+              ${byHour(`SELECT received_at ${HOUR} AS p, count(*) AS n FROM deliveries
+                        WHERE webhook_uid = $1 AND search_order > ${upTo} GROUP BY 1`)} AS fresh`
+       }`,
+      params,
+    );
+    const counted = rows[0]!;
+    if (!('first' in since)) return counted;
+    const hits = counted.hits as unknown as number[];
+    return { ...counted, hits: hits.map((n, i) => [since.first.lowest + i, n] as const) };
+  };
+
+  /** A first count, through the indexes (in turns, cancelled when its asker leaves) or row by row. */
+  const first = async (
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    gone: AbortSignal | undefined,
+  ): Promise<Kept & { queuedHits: number }> => {
+    const how = await firstCount(webhookUid, only);
+    const indexed =
+      how === 'rows' ? null : deliveryFilter(postgresParallelDialect, webhookUid, null, only);
+    // Any first hour is exact (the first part holds all before it); the webhook's oldest
+    // makes the most of the hours kept apart.
+    let span = spanFrom(0);
     const count = async (on: Queryable): Promise<Counted> => {
-      const { rows } = await on.query<Counted>(
-        `SELECT
-         (SELECT max(search_order) FROM deliveries
-          WHERE webhook_uid = $1 AND search_order IS NOT NULL) AS top,
-         (SELECT coalesce(sum(n), 0) FROM delivery_counts WHERE webhook_uid = $1) AS entries,
-         (SELECT count(*) FROM deliveries WHERE NOT indexed AND webhook_uid = $1) AS queued_rows,
-         (SELECT count(*) FROM deliveries d WHERE NOT d.indexed AND ${rowWhere}) AS queued_hits,
-         ${
-           since === undefined
-             ? `(SELECT count(*) FROM deliveries d
-                 WHERE d.indexed AND ${indexed?.where ?? rowWhere}) AS hits,
-                NULL AS new_rows`
-             : `(SELECT count(*) FROM deliveries d
-                 WHERE d.search_order > ${upTo} AND ${rowWhere}) AS hits,
-                (SELECT count(*) FROM deliveries
-                 WHERE webhook_uid = $1 AND search_order > ${upTo}) AS new_rows`
-         }`,
-        params,
-      );
-      return rows[0]!;
+      span = spanFrom((await oldestHour(on, webhookUid)) ?? 0);
+      return figures(on, webhookUid, only, { first: span }, indexed);
     };
-    if (how === 'rows') return count(q);
-    // Through the indexes: seconds for a common text, stopped when its asker leaves.
-    return firstCounts.run(() => {
-      if (gone?.aborted) throw new AskerGoneError();
-      return withLocalSettings(q, how, (on) =>
-        gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
-      );
-    });
+    const counted =
+      how === 'rows'
+        ? await count(q)
+        : // Through the indexes: seconds for a common text, stopped when its asker leaves.
+          await firstCounts.run(() => {
+            if (gone?.aborted) throw new AskerGoneError();
+            return withLocalSettings(q, how, (on) =>
+              gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
+            );
+          });
+    const now = countedNow(byParts(counted.entries, span), [], byParts(counted.queued, span));
+    return {
+      parts: partsOf(counted.hits, now),
+      span,
+      upTo: counted.top === null ? 0 : Number(counted.top),
+      queuedHits: Number(counted.queued_hits),
+    };
+  };
+
+  /** The hits among the entries counted before in an hour's `part`, tested one by one. */
+  const recount = async (
+    on: Queryable,
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    before: Kept,
+    part: number,
+  ): Promise<number> => {
+    const from = Math.max(
+      only.from ?? -Infinity,
+      part === before.span.lowest ? -Infinity : part * PART_MS,
+    );
+    const to = Math.min(only.to ?? Infinity, (part + 1) * PART_MS - 1);
+    if (from > to) return 0;
+    const params: unknown[] = [webhookUid];
+    const range = { ...only, ...(from === -Infinity ? {} : { from }), to };
+    const rowWhere = rowsFrom(webhookUid, range, params);
+    const { rows } = await on.query<{ n: Figure }>(
+      `SELECT count(*) AS n FROM deliveries d
+       WHERE d.indexed AND (d.search_order IS NULL OR d.search_order <= $${params.push(before.upTo)})
+         AND ${rowWhere}`,
+      params,
+    );
+    return Number(rows[0]!.n);
+  };
+
+  /**
+   * Counted on from `before` (in one snapshot), its hours that lost entries counted again; null
+   * when the rest lost some: a first count then.
+   */
+  const countedOn = async (
+    on: Queryable,
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    before: Kept,
+  ): Promise<(Kept & { queuedHits: number }) | null> => {
+    const counted = await figures(on, webhookUid, only, { upTo: before.upTo }, null);
+    const { span } = before;
+    const fresh = byParts(counted.fresh, span);
+    const now = countedNow(byParts(counted.entries, span), fresh, byParts(counted.queued, span));
+    const changed = changedParts(before.parts, now);
+    let parts = before.parts;
+    if (changed.length > 0) {
+      if (changed.includes(span.rest)) return null;
+      const recounted = new Map<number, number>();
+      for (const part of changed) {
+        const gone = (now.get(part) ?? 0) === 0;
+        recounted.set(part, gone ? 0 : await recount(on, webhookUid, only, before, part));
+      }
+      parts = withRecounted(parts, recounted, now);
+    }
+    return {
+      parts: withFresh(parts, byParts(counted.hits, span), fresh),
+      span,
+      upTo: counted.top === null ? before.upTo : Number(counted.top),
+      queuedHits: Number(counted.queued_hits),
+    };
   };
 
   const total = async (
@@ -183,32 +327,15 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
   ) => {
     if (gone?.aborted) throw new AskerGoneError();
     const before = kept.get(key);
-    let counted = await read(webhookUid, only, before, gone);
-    let next: Kept | undefined;
-    if (before !== undefined) {
-      const newRows = Number(counted.new_rows);
-      // Every entry counted before is still there: none deleted since.
-      const whole =
-        Number(counted.entries) - newRows - Number(counted.queued_rows) === before.entries;
-      if (whole) {
-        next = {
-          n: before.n + Number(counted.hits),
-          upTo: counted.top === null ? before.upTo : Number(counted.top),
-          entries: before.entries + newRows,
-        };
-      } else {
-        counted = await read(webhookUid, only, undefined, gone);
-      }
-    }
-    next ??= {
-      n: Number(counted.hits),
-      upTo: counted.top === null ? 0 : Number(counted.top),
-      entries: Number(counted.entries) - Number(counted.queued_rows),
-    };
+    const on =
+      before === undefined
+        ? null
+        : await withOneSnapshot(q, (snapshot) => countedOn(snapshot, webhookUid, only, before));
+    const { queuedHits, ...next } = on ?? (await first(webhookUid, only, gone));
     kept.delete(key);
     kept.set(key, next);
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
-    return next.n + Number(counted.queued_hits);
+    return hitsIn(next.parts) + queuedHits;
   };
 
   /**

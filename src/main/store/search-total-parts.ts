@@ -1,0 +1,103 @@
+/**
+ * A kept search total in parts: one per hour for the webhook's oldest hours (by `received_at`),
+ * the rest of the log one part. Each part holds the search's hits among the entries counted in it
+ * and how many entries were counted there. Retention deletes the oldest hour every hour: a part
+ * whose entries are all gone is dropped, and only an hour that lost some of them is counted again,
+ * not the whole log (a common text's first count takes seconds at a week's scale). Once the hours
+ * are used up, or an entry of the rest is deleted, the total is counted whole again.
+ */
+export const PART_MS = 60 * 60_000;
+/** The oldest hours kept apart: a day of hourly prunes between whole counts. */
+export const HOURS_APART = 24;
+
+/** Which hours are parts of their own: from `lowest` (and all before) up to `rest` (and all after). */
+export interface Span {
+  lowest: number;
+  rest: number;
+}
+
+export const spanFrom = (lowestHour: number): Span => ({
+  lowest: lowestHour,
+  rest: lowestHour + HOURS_APART,
+});
+
+/** An hour's part. */
+export const partOf = (hour: number, span: Span): number =>
+  Math.min(Math.max(hour, span.lowest), span.rest);
+
+/** Figures by hour as figures by part. */
+export const byParts = (rows: ByPart, span: Span): ByPart =>
+  rows.map(([hour, n]) => [partOf(Number(hour), span), n] as const);
+
+export interface Part {
+  hits: number;
+  entries: number;
+}
+export type Parts = ReadonlyMap<number, Part>;
+/** Figures by part as a read answers them: `[part, n]` pairs. */
+export type ByPart = ReadonlyArray<readonly [number, number | string]>;
+
+const byPart = (rows: ByPart): Map<number, number> => {
+  const map = new Map<number, number>();
+  for (const [part, n] of rows) map.set(Number(part), (map.get(Number(part)) ?? 0) + Number(n));
+  return map;
+};
+
+/**
+ * The entries counted before, per part, as they are now: the log's entries less those written
+ * since the count and those still queued for the index (never kept).
+ */
+export function countedNow(all: ByPart, fresh: ByPart, queued: ByPart): Map<number, number> {
+  const now = byPart(all);
+  for (const [part, n] of [...byPart(fresh), ...byPart(queued)]) {
+    now.set(part, (now.get(part) ?? 0) - n);
+  }
+  for (const [part, n] of now) if (n === 0) now.delete(part);
+  return now;
+}
+
+/** The parts whose counted entries are not those kept: some deleted since, so counted again. */
+export function changedParts(parts: Parts, now: ReadonlyMap<number, number>): number[] {
+  const keys = new Set([...parts.keys(), ...now.keys()]);
+  return [...keys].filter((part) => (parts.get(part)?.entries ?? 0) !== (now.get(part) ?? 0));
+}
+
+/** Parts from a count: each part's hits among its counted entries. */
+export function partsOf(hits: ByPart, now: ReadonlyMap<number, number>): Parts {
+  const found = byPart(hits);
+  const parts = new Map<number, Part>();
+  for (const [part, entries] of now) parts.set(part, { hits: found.get(part) ?? 0, entries });
+  return parts;
+}
+
+/** `parts` with some of them counted again (`recounted`; absent from `now`: all deleted). */
+export function withRecounted(
+  parts: Parts,
+  recounted: ReadonlyMap<number, number>,
+  now: ReadonlyMap<number, number>,
+): Parts {
+  const next = new Map(parts);
+  for (const [part, hits] of recounted) {
+    const entries = now.get(part) ?? 0;
+    if (entries === 0) next.delete(part);
+    else next.set(part, { hits, entries });
+  }
+  return next;
+}
+
+/** `parts` with the entries written since their count added, and the hits among them. */
+export function withFresh(parts: Parts, hits: ByPart, fresh: ByPart): Parts {
+  const next = new Map(parts);
+  const found = byPart(hits);
+  for (const [part, entries] of byPart(fresh)) {
+    const was = next.get(part) ?? { hits: 0, entries: 0 };
+    next.set(part, { hits: was.hits + (found.get(part) ?? 0), entries: was.entries + entries });
+  }
+  return next;
+}
+
+export const hitsIn = (parts: Parts): number => {
+  let n = 0;
+  for (const part of parts.values()) n += part.hits;
+  return n;
+};

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  byParts,
+  changedParts,
+  countedNow,
+  HOURS_APART,
+  hitsIn,
+  partsOf,
+  spanFrom,
+  withFresh,
+  withRecounted,
+} from '../../../src/main/store/search-total-parts.js';
+
+describe("a kept search total's parts", () => {
+  const span = spanFrom(100);
+
+  it('keeps the oldest hours apart and the rest of the log as one part, whatever hour an entry has', () => {
+    expect(
+      byParts(
+        [
+          [90, 1],
+          [100, 2],
+          [101, 3],
+          [100 + HOURS_APART, 4],
+          [500, 5],
+        ],
+        span,
+      ),
+    ).toEqual([
+      [100, 1],
+      [100, 2],
+      [101, 3],
+      [100 + HOURS_APART, 4],
+      [100 + HOURS_APART, 5],
+    ]);
+  });
+
+  it('finds the parts that lost entries, and only those', () => {
+    // Counted: 10 entries in hour 100 (4 hits), 10 in hour 101 (5 hits), 50 in the rest (20 hits).
+    const parts = partsOf(
+      [
+        [100, 4],
+        [101, 5],
+        [124, 20],
+      ],
+      new Map([
+        [100, 10],
+        [101, 10],
+        [124, 50],
+      ]),
+    );
+    expect(hitsIn(parts)).toBe(29);
+    // Now hour 100 is gone, hour 101 lost 3; 7 entries arrived in the rest, 2 of them queued.
+    const now = countedNow(
+      [
+        [101, 7],
+        [124, 57],
+      ],
+      [[124, 5]],
+      [[124, 2]],
+    );
+    expect(now).toEqual(
+      new Map([
+        [101, 7],
+        [124, 50],
+      ]),
+    );
+    expect(changedParts(parts, now).sort()).toEqual([100, 101]);
+
+    // Hour 101 counted again (3 hits left), hour 100 dropped, the 5 new entries' 2 hits added.
+    const next = withFresh(
+      withRecounted(
+        parts,
+        new Map([
+          [100, 0],
+          [101, 3],
+        ]),
+        now,
+      ),
+      [[124, 2]],
+      [[124, 5]],
+    );
+    expect([...next]).toEqual([
+      [101, { hits: 3, entries: 7 }],
+      [124, { hits: 22, entries: 55 }],
+    ]);
+    expect(hitsIn(next)).toBe(25);
+    expect(
+      changedParts(
+        next,
+        countedNow(
+          [
+            [101, 7],
+            [124, 55],
+          ],
+          [],
+          [],
+        ),
+      ),
+    ).toEqual([]);
+  });
+});
