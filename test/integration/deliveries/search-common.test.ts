@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/main/store/sqlite/db.js';
+import { countByPartsCall, countCall } from '../../../src/main/store/sql/deliveries.js';
+import type { SearchWindow } from '../../../src/main/store/sql/delivery-filter.js';
+import { sqliteDialect } from '../../../src/main/store/sqlite/dialect.js';
+import { queriesOn } from '../../../src/main/store/sqlite/queries.js';
 import { createRetention } from '../../../src/main/store/sqlite/retention.js';
+import { keptSearchTotals } from '../../../src/main/store/sqlite/search-totals.js';
 import { RARE_HITS } from '../../../src/main/store/sqlite/search-plan.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import type { MethodInput, MethodOutput } from '../../../src/shared/contract/index.js';
@@ -183,5 +188,52 @@ describe('searching a common text: windowed pages and kept totals', () => {
     expect(ranged.total).toBeGreaterThan(0);
     await indexEverything();
     expect((await list({ q: COMMON })).total).toBe(scanned(COMMON).length);
+  });
+
+  it('keeps the total exact through hourly prunes, reading again only the hour each prune cut into', async () => {
+    const HOUR_MS = 3600_000;
+    const oldest = (): number =>
+      db
+        .prepare('SELECT min(received_at) FROM deliveries WHERE webhook_uid = ?')
+        .pluck()
+        .get(ours.uid) as number;
+    const prune = (cutoff: number): Promise<number> =>
+      createRetention(db).prune(
+        { days: 7, minPerWebhook: 0, dedupeWindowMs: 7 * DAY_MS },
+        cutoff + 7 * DAY_MS,
+      );
+    // What a total reads, seen from beside the relay's own statements, on the same file.
+    const queries = queriesOn(db);
+    const reads: Array<{ whole: boolean; window?: SearchWindow }> = [];
+    const total = keptSearchTotals(
+      db,
+      (uid, only, window) => {
+        reads.push({ whole: false, ...(window ? { window } : {}) });
+        return queries.run(countCall(sqliteDialect, uid, only, window));
+      },
+      (uid, only, span, window) => {
+        reads.push({ whole: window?.fromRowid === undefined, ...(window ? { window } : {}) });
+        return queries.run(countByPartsCall(sqliteDialect, uid, only, span, window));
+      },
+    );
+    expect(total(ours.uid, { q: COMMON })).toBe(scanned(COMMON).length);
+    expect(reads.filter((r) => r.whole)).toHaveLength(1);
+
+    const t0 = oldest();
+    for (const [i, later] of [0.5, 1.25, 1.3, 3.5].entries()) {
+      reads.length = 0;
+      expect(await prune(t0 + later * HOUR_MS)).toBeGreaterThan(0);
+      const sent = await postDelivery(ours.ingressUrl, JSON.stringify({ note: COMMON, i }), {
+        ...bearer(ours.secret),
+        'X-Service-Delivery-Id': `hourly-${i}`,
+      });
+      expect(sent.status).toBe(202);
+      expect(total(ours.uid, { q: COMMON })).toBe(scanned(COMMON).length);
+      // No read from the log's start: only an hour, and what arrived since.
+      expect(reads.filter((r) => r.whole)).toEqual([]);
+      expect((await list({ q: COMMON })).total).toBe(scanned(COMMON).length);
+      const from = t0 + 5 * HOUR_MS;
+      expect((await list({ q: COMMON, from })).total).toBe(scanned(COMMON, from).length);
+    }
   });
 });

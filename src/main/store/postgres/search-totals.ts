@@ -4,6 +4,8 @@ import { deliveryFilter } from '../sql/delivery-filter.js';
 import {
   changedParts,
   countedNow,
+  hitsByPart,
+  hitsBySpan,
   hitsIn,
   PART_MS,
   partsOf,
@@ -168,23 +170,6 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
   };
 
   /**
-   * A first count's hits by part, as one aggregate's columns (`FILTER`): grouped, the planner
-   * had a log without statistics (a new database) rescan the trigram arms' workers for each
-   * entry, seconds for 300 entries.
-   */
-  const hitsBySpan = (span: Span): string => {
-    const at = (hour: number): number => hour * PART_MS;
-    const columns = [`count(*) FILTER (WHERE d.received_at < ${at(span.lowest + 1)})`];
-    for (let hour = span.lowest + 1; hour < span.rest; hour++) {
-      columns.push(
-        `count(*) FILTER (WHERE d.received_at >= ${at(hour)} AND d.received_at < ${at(hour + 1)})`,
-      );
-    }
-    columns.push(`count(*) FILTER (WHERE d.received_at >= ${at(span.rest)})`);
-    return `json_build_array(${columns.join(', ')})`;
-  };
-
-  /**
    * One statement (one snapshot): the webhook's entries by hour, those queued, and the hits among
    * the indexed entries (a first count, by the parts of `span`) or among those past `since.upTo`.
    */
@@ -197,7 +182,8 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
   ): Promise<Counted> => {
     const params = indexed?.params ?? [webhookUid];
     const rowWhere = rowsFrom(webhookUid, only, params);
-    const upTo = 'upTo' in since ? `$${params.push(since.upTo)}` : '';
+    const bind = (value: unknown): string => `$${params.push(value)}`;
+    const upTo = 'upTo' in since ? bind(since.upTo) : '';
     const { rows } = await on.query<Counted>(
       `SELECT
        (SELECT max(search_order) FROM deliveries
@@ -209,7 +195,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
        (SELECT count(*) FROM deliveries d WHERE NOT d.indexed AND ${rowWhere}) AS queued_hits,
        ${
          'first' in since
-           ? `(SELECT ${hitsBySpan(since.first)} FROM deliveries d
+           ? `(SELECT json_build_array(${hitsBySpan(since.first, bind).join(', ')}) FROM deliveries d
                WHERE d.indexed AND ${indexed?.where ?? rowWhere}) AS hits,
               '[]'::json AS fresh`
            : `${byHour(`SELECT d.received_at ${HOUR} AS p, count(*) AS n FROM deliveries d
@@ -221,8 +207,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     );
     const counted = rows[0]!;
     if (!('first' in since)) return counted;
-    const hits = counted.hits as unknown as number[];
-    return { ...counted, hits: hits.map((n, i) => [since.first.lowest + i, n] as const) };
+    return { ...counted, hits: hitsByPart(counted.hits as unknown as number[], since.first) };
   };
 
   /** A first count, through the indexes (in turns, cancelled when its asker leaves) or row by row. */

@@ -13,6 +13,7 @@ import {
   volumeByMinute,
 } from './delivery-counts.js';
 import { deliveryFilter, type DeliveryDialect, type SearchWindow } from './delivery-filter.js';
+import { hitsBySpan, type Span } from '../search-total-parts.js';
 import { mapCall, row, rows, type Call, type Calls } from './query.js';
 
 const count = (r?: { n: number }): number => Number(r?.n ?? 0);
@@ -60,6 +61,24 @@ export function countCall(
 ): Call<number> {
   const { where, params } = deliveryFilter(dialect, webhookUid, null, only, window);
   return row(`SELECT count(*) AS n FROM deliveries d WHERE ${where}`, params, count);
+}
+
+/** How many entries match in each part of `span` (search-total-parts.ts), in its order. */
+export function countByPartsCall(
+  dialect: DeliveryDialect,
+  webhookUid: string,
+  only: DeliveryPageFilter,
+  span: Span,
+  window?: SearchWindow,
+): Call<number[]> {
+  const { where, params } = deliveryFilter(dialect, webhookUid, null, only, window);
+  const columns = hitsBySpan(span, (value) => `$${params.push(value)}`);
+  return row(
+    `SELECT ${columns.map((column, i) => `${column} AS h${i}`).join(', ')}
+     FROM deliveries d WHERE ${where}`,
+    params,
+    (r?: Record<string, number>) => columns.map((_, i) => Number(r?.[`h${i}`] ?? 0)),
+  );
 }
 
 /** The read side of the delivery log, for both stores; writes go through the batch store only. */

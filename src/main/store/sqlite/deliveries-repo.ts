@@ -1,5 +1,5 @@
 import type { DeliveriesRepository } from '../deliveries.js';
-import { countCall, deliveriesCalls, pageCall } from '../sql/deliveries.js';
+import { countByPartsCall, countCall, deliveriesCalls, pageCall } from '../sql/deliveries.js';
 import type { DeliveryDialect } from '../sql/delivery-filter.js';
 import type { Sync } from '../store.js';
 import type { Db } from './db.js';
@@ -23,8 +23,11 @@ export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
   const snapshot = readSnapshot(db);
   const planOf = searchPlans(db);
   const windowed = windowedPages(db);
-  const total = keptSearchTotals(db, (uid, only, window) =>
-    queries.run(countCall(sqliteDialect, uid, only, window)),
+  const total = keptSearchTotals(
+    db,
+    (uid, only, window) => queries.run(countCall(sqliteDialect, uid, only, window)),
+    (uid, only, span, window) =>
+      queries.run(countByPartsCall(sqliteDialect, uid, only, span, window)),
   );
   /** The statements a rare search's own rows drive; null for a common one. */
   const rareDialect = (q: string): DeliveryDialect | null => {

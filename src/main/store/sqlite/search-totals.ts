@@ -1,4 +1,19 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
+import {
+  byParts,
+  changedParts,
+  countedNow,
+  hitsByPart,
+  hitsIn,
+  PART_MS,
+  partsOf,
+  spanFrom,
+  withFresh,
+  withRecounted,
+  type ByPart,
+  type Parts,
+  type Span,
+} from '../search-total-parts.js';
 import type { SearchWindow } from '../sql/delivery-filter.js';
 import type { Db } from './db.js';
 import { timeWindow } from './search-window.js';
@@ -7,33 +22,41 @@ import { timeWindow } from './search-window.js';
 const KEPT_SEARCHES = 64;
 
 interface Kept {
-  /** The search's count among the webhook's entries up to `upTo` (rowid), all indexed then. */
-  n: number;
+  /** The search's hits among the webhook's entries up to `upTo` (rowid), all indexed then. */
+  parts: Parts;
+  span: Span;
   upTo: number;
-  /** The webhook's entries then (delivery_counts): a deletion up to `upTo` shows as fewer. */
-  entries: number;
   /** The ID of the log's last entry at or before `upTo`: changed or gone if its rowid was reused. */
   last: string | null;
 }
 
+type Count<T> = (webhookUid: string, only: DeliveryPageFilter, window?: SearchWindow) => T;
+
 /**
  * A common text's exact total (PRODUCT.md §14), counted once and then kept: the next list, page
  * or refresh counts only the entries past the rowid it counted up to (rowids grow with each
- * entry; the index seeks to the hits past it). Kept only while it stays exact:
- * - an entry deleted (retention, a delete) among those counted: the webhook then holds fewer
- *   entries than the kept count of them plus the entries written since (`delivery_counts`, kept by
- *   triggers in the same transaction as the log) → counted again;
- * - an entry queued for the index again among those counted (its payload dropped) → counted
- *   again;
- * - the rowid it counted up to given to a new entry (the log's newest entries deleted) → counted
- *   again. Entries still queued are never kept: the queue's scan folds ASCII case only, the index
- *   all of Unicode, so such an entry is counted again each time until it is indexed.
+ * entry; the index seeks to the hits past it). Kept in parts (search-total-parts.ts), each
+ * exact while it stays so:
+ * - an entry deleted (retention, a delete) among those counted: the webhook's entries by hour
+ *   (`delivery_counts`, kept by triggers in the same transaction as the log) less those written
+ *   since are then fewer than a part counted among → an hour of the oldest day counted again,
+ *   dropped if none is left; a loss in the rest → counted again whole;
+ * - an entry queued for the index again among those counted (its payload dropped), or the rowid
+ *   it counted up to given to a new entry (the log's newest entries deleted) → counted again
+ *   whole. Entries still queued are never kept: the queue's scan folds ASCII case only, the
+ *   index all of Unicode, so such an entry is counted again each time until it is indexed.
  * Each total is one read transaction (one snapshot). A time range also narrows what is counted
  * to the rowids received in it (search-window.ts).
  */
 export function keptSearchTotals(
   db: Db,
-  count: (webhookUid: string, only: DeliveryPageFilter, window?: SearchWindow) => number,
+  count: Count<number>,
+  countByParts: (
+    webhookUid: string,
+    only: DeliveryPageFilter,
+    span: Span,
+    window?: SearchWindow,
+  ) => number[],
 ) {
   const kept = new Map<string, Kept>();
   const inTime = timeWindow(db);
@@ -41,9 +64,14 @@ export function keptSearchTotals(
     `SELECT (SELECT max(rowid) FROM deliveries) AS top,
        (SELECT min(delivery_rowid) FROM delivery_search_pending) AS queued`,
   );
-  const entries = db
-    .prepare<[string], number>(
-      'SELECT coalesce(sum(n), 0) FROM delivery_counts WHERE webhook_uid = ?',
+  const entriesByHour = db
+    .prepare<[string], [number, number]>(
+      `SELECT minute / 60, sum(n) FROM delivery_counts WHERE webhook_uid = ? GROUP BY 1`,
+    )
+    .raw();
+  const oldestHour = db
+    .prepare<[string], number | null>(
+      'SELECT min(minute) / 60 FROM delivery_counts WHERE webhook_uid = ?',
     )
     .pluck();
   // Without AUTOINCREMENT SQLite gives a new entry the highest rowid + 1: once the log's newest
@@ -53,53 +81,102 @@ export function keptSearchTotals(
       'SELECT id FROM deliveries WHERE rowid <= ? ORDER BY rowid DESC LIMIT 1',
     )
     .pluck();
-  const writtenSince = db
-    .prepare<[number, string], number>(
-      'SELECT count(*) FROM deliveries WHERE rowid > ? AND +webhook_uid = ?',
+  const writtenByHour = db
+    .prepare<[number, number, string], [number, number]>(
+      `SELECT received_at / ${PART_MS}, count(*) FROM deliveries
+       WHERE rowid > ? AND rowid <= ? AND +webhook_uid = ? GROUP BY 1`,
     )
-    .pluck();
+    .raw();
+  const written = (webhookUid: string, after: number, upTo = Number.MAX_SAFE_INTEGER): ByPart =>
+    writtenByHour.all(after, upTo, webhookUid);
 
   const total = (webhookUid: string, only: DeliveryPageFilter): number => {
-    const countIn = (window?: SearchWindow): number => count(webhookUid, only, window);
     const time = inTime(only);
     if (time === 'empty') return 0;
     const { top, queued } = marks.get()!;
     if (top === null) return 0;
     // Kept up to the entry before the first still queued: all indexed.
     const upTo = queued === null ? top : Math.min(top, queued - 1);
-    const now = entries.get(webhookUid)!;
+    const within = <T>(read: Count<T>, none: T, from?: number, to?: number, range = only): T =>
+      readWithin((window) => read(webhookUid, range, window), none, time, from, to);
+    const all = entriesByHour.all(webhookUid);
+
+    /** Counted on from `before`, the hours that lost entries counted again; null: counted whole. */
+    const countedOn = (before: Kept): Parts | null => {
+      const { span } = before;
+      const now = countedNow(
+        byParts(all, span),
+        byParts(written(webhookUid, before.upTo), span),
+        [],
+      );
+      const changed = changedParts(before.parts, now);
+      if (changed.includes(span.rest)) return null;
+      const recounted = new Map<number, number>();
+      for (const part of changed) {
+        const hour = { from: part * PART_MS, to: (part + 1) * PART_MS - 1 };
+        const from = Math.max(only.from ?? -Infinity, part === span.lowest ? -Infinity : hour.from);
+        const to = Math.min(only.to ?? Infinity, hour.to);
+        const range = { ...only, ...(from === -Infinity ? {} : { from }), to };
+        const left = (now.get(part) ?? 0) > 0 && from <= to;
+        recounted.set(part, left ? within(count, 0, undefined, before.upTo, range) : 0);
+      }
+      const parts = withRecounted(before.parts, recounted, now);
+      if (upTo === before.upTo) return parts;
+      const hits = within(
+        (uid, range, window) => countByParts(uid, range, span, window),
+        [],
+        before.upTo + 1,
+        upTo,
+      );
+      return withFresh(
+        parts,
+        hitsByPart(hits, span),
+        byParts(written(webhookUid, before.upTo, upTo), span),
+      );
+    };
+
     const key = JSON.stringify([webhookUid, only]);
     const before = kept.get(key);
     const valid =
       before !== undefined &&
       upTo >= before.upTo &&
-      (lastAt.get(before.upTo) ?? null) === before.last &&
-      before.entries + writtenSince.get(before.upTo, webhookUid)! === now;
-    const counted = valid
-      ? before.n + countWithin(countIn, time, before.upTo + 1, upTo)
-      : countWithin(countIn, time, undefined, upTo);
+      (lastAt.get(before.upTo) ?? null) === before.last;
+    let span = before?.span ?? spanFrom(0);
+    let parts = valid ? countedOn(before) : null;
+    if (parts === null) {
+      span = spanFrom(oldestHour.get(webhookUid) ?? 0);
+      const hits = within(
+        (uid, range, window) => countByParts(uid, range, span, window),
+        [],
+        undefined,
+        upTo,
+      );
+      const now = countedNow(byParts(all, span), byParts(written(webhookUid, upTo), span), []);
+      parts = partsOf(hitsByPart(hits, span), now);
+    }
     kept.delete(key);
-    kept.set(key, { n: counted, upTo, entries: now, last: lastAt.get(upTo) ?? null });
+    kept.set(key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     // The entries past the kept mark: newly written, or still queued for the index.
-    return counted + (upTo < top ? countWithin(countIn, time, upTo + 1, undefined) : 0);
+    return hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
   };
 
   return (webhookUid: string, only: DeliveryPageFilter): number =>
     db.transaction(() => total(webhookUid, only)).deferred();
 }
 
-/** `count` of the rowids in [from, to] (undefined: open), within the time range's too. */
-function countWithin(
-  count: (window?: SearchWindow) => number,
+/** `read` of the rowids in [from, to] (undefined: open), within the time range's too. */
+function readWithin<T>(
+  read: (window?: SearchWindow) => T,
+  none: T,
   time: SearchWindow | null,
   from: number | undefined,
   to: number | undefined,
-): number {
+): T {
   const lo = Math.max(from ?? -Infinity, time?.fromRowid ?? -Infinity);
   const hi = Math.min(to ?? Infinity, time?.toRowid ?? Infinity);
-  if (lo > hi) return 0;
-  return count({
+  if (lo > hi) return none;
+  return read({
     ...(lo === -Infinity ? {} : { fromRowid: lo }),
     ...(hi === Infinity ? {} : { toRowid: hi }),
   });
