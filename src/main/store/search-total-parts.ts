@@ -3,8 +3,9 @@
  * the rest of the log one part. Each part holds the search's hits among the entries counted in it
  * and how many entries were counted there. Retention deletes the oldest hour every hour: a part
  * whose entries are all gone is dropped, and only an hour that lost some of them is counted again,
- * not the whole log (a common text's first count takes seconds at a week's scale). Once the hours
- * are used up, or an entry of the rest is deleted, the total is counted whole again.
+ * not the whole log (a common text's first count takes seconds at a week's scale); as the oldest
+ * hours go, the next ones are counted apart from the rest, one by one. Only when an entry of the
+ * rest is deleted is the total counted whole again.
  */
 export const PART_MS = 60 * 60_000;
 /** The oldest hours kept apart: a day of hourly prunes between whole counts. */
@@ -115,6 +116,42 @@ export function withFresh(parts: Parts, hits: ByPart, fresh: ByPart): Parts {
     next.set(part, { hits: was.hits + (found.get(part) ?? 0), entries: was.entries + entries });
   }
   return next;
+}
+
+/** Hours counted apart from the rest at one read, at most (each one's entries one by one). */
+const SPLIT_AT_ONCE = 2;
+
+/**
+ * The hours to count apart from the rest now, so that HOURS_APART hours from the oldest part on
+ * are parts of their own again (the oldest went, pruned); a few at a time.
+ */
+export function hoursToSplit(parts: Parts, span: Span): number[] {
+  const oldest = Math.min(span.rest, ...parts.keys());
+  const hours: number[] = [];
+  for (let hour = span.rest; hour < oldest + HOURS_APART && hours.length < SPLIT_AT_ONCE; hour++) {
+    hours.push(hour);
+  }
+  return hours;
+}
+
+/** `parts` with `split` (each hour's hits and counted entries) counted apart from the rest. */
+export function withSplit(
+  parts: Parts,
+  span: Span,
+  split: ReadonlyMap<number, Part>,
+): { parts: Parts; span: Span } {
+  if (split.size === 0) return { parts, span };
+  const next = new Map(parts);
+  const rest = { ...(next.get(span.rest) ?? { hits: 0, entries: 0 }) };
+  next.delete(span.rest);
+  for (const [hour, part] of split) {
+    rest.hits -= part.hits;
+    rest.entries -= part.entries;
+    if (part.entries > 0) next.set(hour, part);
+  }
+  const moved = { lowest: span.lowest, rest: Math.max(...split.keys()) + 1 };
+  if (rest.entries > 0) next.set(moved.rest, rest);
+  return { parts: next, span: moved };
 }
 
 export const hitsIn = (parts: Parts): number => {

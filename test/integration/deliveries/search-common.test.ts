@@ -220,7 +220,9 @@ describe('searching a common text: windowed pages and kept totals', () => {
     expect(reads.filter((r) => r.whole)).toHaveLength(1);
 
     const t0 = oldest();
-    for (const [i, later] of [0.5, 1.25, 1.3, 3.5].entries()) {
+    // A day of hourly prunes and more: the next hours are counted apart one by one as the oldest go.
+    const hourly = Array.from({ length: 26 }, (_, i) => 4.5 + i);
+    for (const [i, later] of [0.5, 1.25, 1.3, 3.5, ...hourly].entries()) {
       reads.length = 0;
       expect(await prune(t0 + later * HOUR_MS)).toBeGreaterThan(0);
       const sent = await postDelivery(ours.ingressUrl, JSON.stringify({ note: COMMON, i }), {

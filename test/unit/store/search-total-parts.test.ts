@@ -5,10 +5,12 @@ import {
   countedNow,
   HOURS_APART,
   hitsIn,
+  hoursToSplit,
   partsOf,
   spanFrom,
   withFresh,
   withRecounted,
+  withSplit,
 } from '../../../src/main/store/search-total-parts.js';
 
 describe("a kept search total's parts", () => {
@@ -98,5 +100,34 @@ describe("a kept search total's parts", () => {
         ),
       ),
     ).toEqual([]);
+  });
+
+  it('counts the next hours apart from the rest as the oldest go, a few at a time', () => {
+    // The oldest two hours pruned: hours 102..123 apart, the rest from 124 on.
+    const parts = partsOf(
+      [
+        [102, 1],
+        [124, 30],
+      ],
+      new Map([
+        [102, 5],
+        [123, 5],
+        [124, 100],
+      ]),
+    );
+    const hours = hoursToSplit(parts, span);
+    expect(hours).toEqual([124, 125]);
+    const split = new Map([
+      [124, { hits: 3, entries: 6 }],
+      [125, { hits: 0, entries: 0 }],
+    ]);
+    const next = withSplit(parts, span, split);
+    expect(next.span).toEqual({ lowest: 100, rest: 126 });
+    expect(next.parts.get(124)).toEqual({ hits: 3, entries: 6 });
+    expect(next.parts.has(125)).toBe(false);
+    expect(next.parts.get(126)).toEqual({ hits: 27, entries: 94 });
+    expect(hitsIn(next.parts)).toBe(hitsIn(parts));
+    // Nothing to split while a day of hours is apart.
+    expect(hoursToSplit(partsOf([[100, 1]], new Map([[100, 2]])), span)).toEqual([]);
   });
 });

@@ -7,13 +7,16 @@ import {
   hitsByPart,
   hitsBySpan,
   hitsIn,
+  hoursToSplit,
   PART_MS,
   partsOf,
   spanFrom,
   byParts,
   withFresh,
   withRecounted,
+  withSplit,
   type ByPart,
+  type Part,
   type Parts,
   type Span,
 } from '../search-total-parts.js';
@@ -250,12 +253,13 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     on: Queryable,
     webhookUid: string,
     only: DeliveryPageFilter,
-    before: Kept,
+    upTo: number,
     part: number,
+    span: Span,
   ): Promise<number> => {
     const from = Math.max(
       only.from ?? -Infinity,
-      part === before.span.lowest ? -Infinity : part * PART_MS,
+      part === span.lowest ? -Infinity : part * PART_MS,
     );
     const to = Math.min(only.to ?? Infinity, (part + 1) * PART_MS - 1);
     if (from > to) return 0;
@@ -264,7 +268,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     const rowWhere = rowsFrom(webhookUid, range, params);
     const { rows } = await on.query<{ n: Figure }>(
       `SELECT count(*) AS n FROM deliveries d
-       WHERE d.indexed AND (d.search_order IS NULL OR d.search_order <= $${params.push(before.upTo)})
+       WHERE d.indexed AND (d.search_order IS NULL OR d.search_order <= $${params.push(upTo)})
          AND ${rowWhere}`,
       params,
     );
@@ -292,16 +296,24 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
       const recounted = new Map<number, number>();
       for (const part of changed) {
         const gone = (now.get(part) ?? 0) === 0;
-        recounted.set(part, gone ? 0 : await recount(on, webhookUid, only, before, part));
+        recounted.set(
+          part,
+          gone ? 0 : await recount(on, webhookUid, only, before.upTo, part, span),
+        );
       }
       parts = withRecounted(parts, recounted, now);
     }
-    return {
-      parts: withFresh(parts, byParts(counted.hits, span), fresh),
-      span,
-      upTo: counted.top === null ? before.upTo : Number(counted.top),
-      queuedHits: Number(counted.queued_hits),
-    };
+    parts = withFresh(parts, byParts(counted.hits, span), fresh);
+    const upTo = counted.top === null ? before.upTo : Number(counted.top);
+    // The next hours apart from the rest, as the oldest go: each indexed entry of them counted.
+    const indexed = countedNow(counted.entries, [], counted.queued);
+    const split = new Map<number, Part>();
+    for (const hour of hoursToSplit(parts, span)) {
+      const entries = indexed.get(hour) ?? 0;
+      const hits = entries > 0 ? await recount(on, webhookUid, only, upTo, hour, span) : 0;
+      split.set(hour, { hits, entries });
+    }
+    return { ...withSplit(parts, span, split), upTo, queuedHits: Number(counted.queued_hits) };
   };
 
   const total = async (

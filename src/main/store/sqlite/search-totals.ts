@@ -5,12 +5,15 @@ import {
   countedNow,
   hitsByPart,
   hitsIn,
+  hoursToSplit,
   PART_MS,
   partsOf,
   spanFrom,
   withFresh,
   withRecounted,
+  withSplit,
   type ByPart,
+  type Part,
   type Parts,
   type Span,
 } from '../search-total-parts.js';
@@ -101,8 +104,18 @@ export function keptSearchTotals(
       readWithin((window) => read(webhookUid, range, window), none, time, from, to);
     const all = entriesByHour.all(webhookUid);
 
+    /** The hits among the entries up to `to` (rowid) in an hour's part, tested one by one. */
+    const hourHits = (part: number, span: Span, to: number): number => {
+      const hour = { from: part * PART_MS, to: (part + 1) * PART_MS - 1 };
+      const from = Math.max(only.from ?? -Infinity, part === span.lowest ? -Infinity : hour.from);
+      const last = Math.min(only.to ?? Infinity, hour.to);
+      if (from > last) return 0;
+      const range = { ...only, ...(from === -Infinity ? {} : { from }), to: last };
+      return within(count, 0, undefined, to, range);
+    };
+
     /** Counted on from `before`, the hours that lost entries counted again; null: counted whole. */
-    const countedOn = (before: Kept): Parts | null => {
+    const countedOn = (before: Kept): { parts: Parts; span: Span } | null => {
       const { span } = before;
       const now = countedNow(
         byParts(all, span),
@@ -113,26 +126,39 @@ export function keptSearchTotals(
       if (changed.includes(span.rest)) return null;
       const recounted = new Map<number, number>();
       for (const part of changed) {
-        const hour = { from: part * PART_MS, to: (part + 1) * PART_MS - 1 };
-        const from = Math.max(only.from ?? -Infinity, part === span.lowest ? -Infinity : hour.from);
-        const to = Math.min(only.to ?? Infinity, hour.to);
-        const range = { ...only, ...(from === -Infinity ? {} : { from }), to };
-        const left = (now.get(part) ?? 0) > 0 && from <= to;
-        recounted.set(part, left ? within(count, 0, undefined, before.upTo, range) : 0);
+        recounted.set(part, (now.get(part) ?? 0) > 0 ? hourHits(part, span, before.upTo) : 0);
       }
-      const parts = withRecounted(before.parts, recounted, now);
-      if (upTo === before.upTo) return parts;
+      let parts = withRecounted(before.parts, recounted, now);
+      if (upTo > before.upTo) {
+        const hits = within(
+          (uid, range, window) => countByParts(uid, range, span, window),
+          [],
+          before.upTo + 1,
+          upTo,
+        );
+        const fresh = byParts(written(webhookUid, before.upTo, upTo), span);
+        parts = withFresh(parts, hitsByPart(hits, span), fresh);
+      }
+      // The next hours apart from the rest, as the oldest go: each entry of them counted.
+      const counted = countedNow(all, written(webhookUid, upTo), []);
+      const split = new Map<number, Part>();
+      for (const hour of hoursToSplit(parts, span)) {
+        const entries = counted.get(hour) ?? 0;
+        split.set(hour, { hits: entries > 0 ? hourHits(hour, span, upTo) : 0, entries });
+      }
+      return withSplit(parts, span, split);
+    };
+
+    const countedWhole = (): { parts: Parts; span: Span } => {
+      const span = spanFrom(oldestHour.get(webhookUid) ?? 0);
       const hits = within(
         (uid, range, window) => countByParts(uid, range, span, window),
         [],
-        before.upTo + 1,
+        undefined,
         upTo,
       );
-      return withFresh(
-        parts,
-        hitsByPart(hits, span),
-        byParts(written(webhookUid, before.upTo, upTo), span),
-      );
+      const now = countedNow(byParts(all, span), byParts(written(webhookUid, upTo), span), []);
+      return { parts: partsOf(hitsByPart(hits, span), now), span };
     };
 
     const key = JSON.stringify([webhookUid, only]);
@@ -141,19 +167,7 @@ export function keptSearchTotals(
       before !== undefined &&
       upTo >= before.upTo &&
       (lastAt.get(before.upTo) ?? null) === before.last;
-    let span = before?.span ?? spanFrom(0);
-    let parts = valid ? countedOn(before) : null;
-    if (parts === null) {
-      span = spanFrom(oldestHour.get(webhookUid) ?? 0);
-      const hits = within(
-        (uid, range, window) => countByParts(uid, range, span, window),
-        [],
-        undefined,
-        upTo,
-      );
-      const now = countedNow(byParts(all, span), byParts(written(webhookUid, upTo), span), []);
-      parts = partsOf(hitsByPart(hits, span), now);
-    }
+    const { parts, span } = (valid ? countedOn(before) : null) ?? countedWhole();
     kept.delete(key);
     kept.set(key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
