@@ -215,6 +215,37 @@ describe('a search on PostgreSQL, two relays writing', () => {
     }
   });
 
+  it('finds an order number or a phrase with digits in any case, queued or indexed, and not one split apart', async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    const bodies = [
+      '{"order":"ORDER_12345-A","city":"TROMSØ 2024"}',
+      '{"order":"order_12345-b"}',
+      '{"order":"order_123","n":45}',
+      '{"note":"Ordre_12345-a, i Tromsø 2023"}',
+    ];
+    await relay.commit(bodies.map((body, i) => accepted(WEBHOOK, t0 + i, body)));
+    const searches: Array<[string, number]> = [
+      ['order_12345-a', 1],
+      ['Order_12345', 2],
+      ['TROMSØ 2024', 1],
+      ['tromsø 202', 2],
+      ['123","n":45', 1],
+      ['12345-', 3],
+      ['123 45', 0],
+    ];
+    for (const indexed of [false, true]) {
+      if (indexed) await relay.indexAll();
+      for (const [q, n] of searches) {
+        const only = { q };
+        expect((await relay.log.page(WEBHOOK, PAGE, null, only)).items).toHaveLength(n);
+        expect(await relay.log.count(WEBHOOK, only)).toBe(n);
+        expect(await scan(pool, only)).toHaveLength(n);
+      }
+    }
+  });
+
   it('counts exactly whether a first count tests the entries one by one or reads the indexes, its hits joined by a hash or looked up', async () => {
     const { pool } = await postgres.database();
     const relay = relayOn(pool);

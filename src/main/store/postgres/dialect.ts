@@ -4,19 +4,41 @@ import type { DeliveryDialect } from '../sql/delivery-filter.js';
 const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /**
+ * The longest run of the search text's ASCII characters that are not letters (digits,
+ * punctuation, spaces), when at least three long: no folding changes them, and no other
+ * character folds into one, so a payload whose folded text holds the search holds the run in its
+ * stored bytes as they are. Looking for them there (`position` on the bytes, ~2 µs for 1.6 KB) is
+ * much cheaper than converting and folding the payload (~15 µs) to test the search itself: an order
+ * number's or an ID's search through the queued or windowed rows tests few payloads in full.
+ */
+const RUN_MIN = 3;
+export function unfoldedRun(text: string): string | null {
+  const runs = text.match(/[\x20-\x40\x5b-\x60\x7b-\x7e]+/g) ?? [];
+  const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return longest.length >= RUN_MIN ? longest : null;
+}
+
+/** A payload (`body`, `utf8` its columns) holds the search, its bytes tested first for `run`. */
+const payloadHolds =
+  (like: (field: string) => string, run: string | null) =>
+  (p: string): string => {
+    const text = like(`hookport_search_text(${p}.body, ${p}.utf8)`);
+    return run === null ? text : `(position(${run}::bytea IN ${p}.body) > 0 AND ${text})`;
+  };
+
+/**
  * The search tested on each row of a window (search-window.ts) rather than through the trigram
  * indexes: the same folded texts, so the same answer, for a window's few hundred entries whether
  * indexed or still queued.
  */
-const eachRowHolds = (like: (field: string) => string): string => {
+const eachRowHolds = (like: (field: string) => string, payload: (p: string) => string): string => {
   const fields = ['d.id', 'd.identity', 'd.event_type', 'd.summary'].map((f) =>
     like(`hookport_fold(${f})`),
   );
   // A scalar subquery, read for each row: the planner would make an EXISTS one hashed scan of
   // every payload.
-  const payload =
-    '(SELECT hookport_search_text(p.body, p.utf8) FROM payloads p WHERE p.delivery_id = d.id)';
-  return `(${[...fields, like(payload)].join(' OR ')})`;
+  const held = `(SELECT ${payload('p')} FROM payloads p WHERE p.delivery_id = d.id)`;
+  return `(${[...fields, held].join(' OR ')})`;
 };
 
 /**
@@ -39,7 +61,9 @@ const holdsText =
   (bind, text, webhookUid, window) => {
     const pattern = bind(likeSubstring(text));
     const like = (field: string): string => `${field} LIKE hookport_fold(${pattern})`;
-    if (window !== undefined) return eachRowHolds(like);
+    const run = unfoldedRun(text);
+    const tested = payloadHolds(like, run === null ? null : bind(Buffer.from(run, 'utf8')));
+    if (window !== undefined) return eachRowHolds(like, tested);
     const fields = ['s.id', 's.identity', 's.event_type', 's.summary']
       .map((f) => like(`hookport_fold(${f})`))
       .join(' OR ');
@@ -58,8 +82,8 @@ const holdsText =
            JOIN payloads p ON p.delivery_id = w.id AND NOT p.indexed
            WHERE ${webhookSince('w', 'SELECT min(delivery_id) FROM payloads WHERE NOT indexed')}
            OFFSET 0) p
-         WHERE ${payload}`
-      : `SELECT p.delivery_id FROM payloads p WHERE NOT p.indexed AND ${payload}`;
+         WHERE ${tested('p')}`
+      : `SELECT p.delivery_id FROM payloads p WHERE NOT p.indexed AND ${tested('p')}`;
     return `d.id IN (
       SELECT s.id FROM deliveries s WHERE s.indexed AND (${fields})
       UNION ALL
