@@ -111,7 +111,10 @@ export function keptSearchTotals(
       const last = Math.min(only.to ?? Infinity, hour.to);
       if (from > last) return 0;
       const range = { ...only, ...(from === -Infinity ? {} : { from }), to: last };
-      return within(count, 0, undefined, to, range);
+      // The hour's rowids (the oldest part's: all before its end), not the whole index's hits.
+      const rowids = inTime({ from: Math.max(from, 0), to: last });
+      if (rowids === 'empty') return 0;
+      return readWithin((window) => count(webhookUid, range, window), 0, rowids, undefined, to);
     };
 
     /** Counted on from `before`, the hours that lost entries counted again; null: counted whole. */
