@@ -18,6 +18,8 @@ const file = process.argv[2];
 if (!file) throw new Error('usage: pg-prune-recount.ts <held.json>');
 const held = JSON.parse(readFileSync(file, 'utf8')) as { url: string; busyUid: string };
 const pool = openPostgresPool(held.url);
+// Totals an earlier run saved (schema version 20) would make its first counts counts on.
+await pool.query('DELETE FROM search_totals');
 const repo = createPostgresDeliveriesRepository(pool);
 const retention = createPostgresRetention(pool);
 const only = { q: 'Tromsø' };
@@ -52,5 +54,16 @@ for (let prune = 1; prune <= 3; prune++) {
   await timedCount(`total after prune ${prune}`);
   await timedCount('again (kept)');
 }
+// Another relay, or this one restarted: nothing in memory, the total saved in the database.
+const other = openPostgresPool(held.url);
+{
+  const at = performance.now();
+  const total = await createPostgresDeliveriesRepository(other).count(held.busyUid, only);
+  const ms = Math.round(performance.now() - at);
+  console.log(
+    `${'another relay (saved total)'.padEnd(44)} ${String(total).padStart(8)} ${String(ms).padStart(7)} ms`,
+  );
+}
+await other.end();
 console.log(`load average ${load()}`);
 await pool.end();

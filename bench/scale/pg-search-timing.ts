@@ -35,6 +35,8 @@ if (process.argv.includes('--drain')) {
   }
   console.log(`drained ${indexed} queued rows in ${Math.round(performance.now() - started)} ms`);
 }
+// Totals an earlier run saved (schema version 20) would make its first counts counts on.
+await pool.query('DELETE FROM search_totals');
 const repo = createPostgresDeliveriesRepository(pool);
 const one = async <T>(sql: string, params: unknown[]): Promise<T> =>
   Object.values((await pool.query(sql, params)).rows[0] as object)[0] as T;

@@ -31,6 +31,7 @@ import { searchTextSerial as postgresSearchTextSerial } from './postgres/migrati
 import { deliveryCounts as postgresDeliveryCounts } from './postgres/migrations/015-delivery-counts.js';
 import { searchTextChecked as postgresSearchTextChecked } from './postgres/migrations/016-search-text-checked.js';
 import { searchOrder as postgresSearchOrder } from './postgres/migrations/018-search-order.js';
+import { searchTotals as postgresSearchTotals } from './postgres/migrations/020-search-totals.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -147,4 +148,7 @@ export const schemaVersions: readonly SchemaVersion[] = [
     sqlite: sqliteSearchKeepsPrunedRows,
     postgres: '',
   },
+  // PostgreSQL's kept search totals shared by its relays and kept across restarts; SQLite's
+  // relay is the only one on its file, and a first count there takes under a second.
+  { version: 20, name: 'search-totals', sqlite: () => undefined, postgres: postgresSearchTotals },
 ];

@@ -56,6 +56,13 @@ export interface Part {
   entries: number;
 }
 export type Parts = ReadonlyMap<number, Part>;
+/** A kept total: its parts, their span, and the mark it counted up to (the store's order). */
+export interface KeptTotal {
+  parts: Parts;
+  span: Span;
+  upTo: number;
+}
+
 /** Figures by part as a read answers them: `[part, n]` pairs. */
 export type ByPart = ReadonlyArray<readonly [number, number | string]>;
 

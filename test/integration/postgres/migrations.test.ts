@@ -18,7 +18,13 @@ const postgres = usePostgres();
 const NEWEST = schemaVersions[schemaVersions.length - 1]!.version;
 
 /** Replicas exist only on PostgreSQL (one SQLite file has one relay). */
-const POSTGRES_ONLY_TABLES = ['rate_grants', 'replicas', 'secret_values'];
+const POSTGRES_ONLY_TABLES = [
+  'rate_grants',
+  'replicas',
+  'secret_values',
+  // Kept search totals shared by the relays (version 20); SQLite's one relay keeps them in memory.
+  'search_totals',
+];
 const POSTGRES_ONLY_COLUMNS = [
   'runs.lease_owner',
   'runs.lease_expires_at',
@@ -43,6 +49,7 @@ const POSTGRES_ONLY_INDEXES = [
   'deliveries_by_search_order',
   'payloads_search',
   'payloads_search_queue',
+  'search_totals_by_use',
 ];
 /** SQLite's payload search (FTS5, its shadow tables and its queue); PostgreSQL searches its own way. */
 const SQLITE_ONLY_TABLE = /^delivery_search(_|$)/;

@@ -7,7 +7,9 @@ import { createPostgresDeliveriesRepository } from '../../../src/main/store/post
 import type { PgPool } from '../../../src/main/store/postgres/pool.js';
 import { createPostgresRetention } from '../../../src/main/store/postgres/retention.js';
 import { createPostgresSearchIndex } from '../../../src/main/store/postgres/search-index.js';
+import { savedSearchTotals } from '../../../src/main/store/postgres/saved-totals.js';
 import { keptSearchTotals } from '../../../src/main/store/postgres/search-totals.js';
+import { spanFrom } from '../../../src/main/store/search-total-parts.js';
 import { usePostgres } from '../../support/postgres.js';
 import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
 import { waitFor } from '../../support/wait.js';
@@ -246,6 +248,54 @@ describe('a search on PostgreSQL, two relays writing', () => {
     }
   });
 
+  it('starts from the total another relay saved, or it saved before a restart, and counts on exactly', async () => {
+    const { pool, openPool } = await postgres.database();
+    const a = relayOn(pool);
+    const t0 = freshEpoch();
+    const only: DeliveryPageFilter = { q: 'tromsø' };
+    await a.commit(entries(300, t0));
+    await a.indexAll();
+    expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+
+    // Changed behind the relays' backs (a relay never changes an entry): a relay that counted the
+    // log whole would see it; one that starts from the saved total does not.
+    const [newest] = await scan(pool, only);
+    await pool.query(`UPDATE payloads SET body = '{"city":"Bergen"}' WHERE delivery_id = $1`, [
+      newest,
+    ]);
+    const b = relayOn(openPool());
+    expect(await b.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length + 1);
+    await b.commit(entries(50, t0 + 10_000));
+    await b.indexAll();
+    const restarted = relayOn(openPool());
+    expect(await restarted.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length + 1);
+
+    // An entry of the log's rest deleted: counted whole again, so exact again.
+    const [last] = await scan(pool, only);
+    for (const table of ['request_contexts', 'payloads']) {
+      await pool.query(`DELETE FROM ${table} WHERE delivery_id = $1`, [last]);
+    }
+    await pool.query('DELETE FROM deliveries WHERE id = $1', [last]);
+    expect(await relayOn(openPool()).log.count(WEBHOOK, only)).toBe(
+      (await scan(pool, only)).length,
+    );
+  });
+
+  it('forgets a saved total no relay used for a week, and ignores one it cannot read', async () => {
+    const { pool } = await postgres.database();
+    let now = freshEpoch();
+    const saved = savedSearchTotals(pool, () => now);
+    const total = { parts: new Map([[5, { hits: 2, entries: 3 }]]), span: spanFrom(5), upTo: 9 };
+    await saved.save('old', total, true);
+    expect(await saved.load('old')).toEqual(total);
+    now += 8 * DAY_MS;
+    await saved.save('new', total, true);
+    expect(await saved.load('old')).toBeUndefined();
+    expect(await saved.load('new')).toEqual(total);
+    await pool.query(`UPDATE search_totals SET kept = '{"parts":"?"}'`);
+    expect(await saved.load('new')).toBeUndefined();
+  });
+
   it('counts exactly whether a first count tests the entries one by one or reads the indexes, its hits joined by a hash or looked up', async () => {
     const { pool } = await postgres.database();
     const relay = relayOn(pool);
@@ -272,7 +322,10 @@ describe('a search on PostgreSQL, two relays writing', () => {
     ];
     for (const only of searches) {
       const expected = (await scan(pool, only)).length;
+      // Each a first count: no total saved by the one before.
+      await pool.query('DELETE FROM search_totals');
       expect(await keptSearchTotals(pool, rule)(WEBHOOK, only)).toBe(expected);
+      await pool.query('DELETE FROM search_totals');
       expect(await keptSearchTotals(pool)(WEBHOOK, only)).toBe(expected);
     }
   });

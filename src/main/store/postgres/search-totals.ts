@@ -17,7 +17,7 @@ import {
   withSplit,
   type ByPart,
   type Part,
-  type Parts,
+  type KeptTotal,
   type Span,
 } from '../search-total-parts.js';
 import { Turns } from '../turns.js';
@@ -26,6 +26,7 @@ import { cancelledWhenGone } from './cancel-when-gone.js';
 import type { Queryable } from './client.js';
 import { postgresDialect, postgresParallelDialect } from './dialect.js';
 import { withLocalSettings, withOneSnapshot } from './local-settings.js';
+import { savedSearchTotals } from './saved-totals.js';
 import { runCall } from './queries.js';
 
 /**
@@ -78,12 +79,8 @@ const FIRST_COUNTS_AT_ONCE = 3;
 /** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
 const KEPT_SEARCHES = 64;
 
-interface Kept {
-  /** The search's hits among the webhook's entries indexed up to `upTo` (migration 18's order). */
-  parts: Parts;
-  span: Span;
-  upTo: number;
-}
+/** The search's hits among the webhook's entries indexed up to `upTo` (migration 18's order). */
+type Kept = KeptTotal;
 
 /** One read's figures (counts: BIGINT as numbers, pool.ts), and its figures by hour (JSON). */
 type Figure = number | string;
@@ -123,6 +120,7 @@ const HOUR = `/ ${PART_MS}`;
  */
 export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUNT) {
   const kept = new Map<string, Kept>();
+  const saved = savedSearchTotals(q);
   const firstCounts = new Turns(FIRST_COUNTS_AT_ONCE);
 
   const unsearched = deliveriesCalls(postgresDialect).count;
@@ -323,7 +321,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     gone: AbortSignal | undefined,
   ) => {
     if (gone?.aborted) throw new AskerGoneError();
-    const before = kept.get(key);
+    const before = kept.get(key) ?? (await saved.load(key));
     const on =
       before === undefined
         ? null
@@ -331,6 +329,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     const { queuedHits, ...next } = on ?? (await first(webhookUid, only, gone));
     kept.delete(key);
     kept.set(key, next);
+    await saved.save(key, next, on === null);
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     return hitsIn(next.parts) + queuedHits;
   };
