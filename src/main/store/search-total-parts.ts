@@ -1,3 +1,5 @@
+import type { DeliveryPageFilter } from './deliveries.js';
+
 /**
  * A kept search total in parts: one per hour for the webhook's oldest hours (by `received_at`),
  * the rest of the log one part. Each part holds the search's hits among the entries counted in it
@@ -46,6 +48,21 @@ export function hitsBySpan(span: Span, bind: (value: number) => string): string[
 /** The hits of `hitsBySpan`'s columns, in their order, by part. */
 export const hitsByPart = (hits: ReadonlyArray<number | string>, span: Span): ByPart =>
   hits.map((n, i) => [span.lowest + i, n] as const);
+
+/**
+ * The search narrowed to one hour's part (the lowest: everything before its end too), for
+ * counting that part again; null when the search's own range leaves none of it.
+ */
+export function partRange(
+  only: DeliveryPageFilter,
+  part: number,
+  span: Span,
+): DeliveryPageFilter | null {
+  const from = Math.max(only.from ?? -Infinity, part === span.lowest ? -Infinity : part * PART_MS);
+  const to = Math.min(only.to ?? Infinity, (part + 1) * PART_MS - 1);
+  if (from > to) return null;
+  return { ...only, ...(from === -Infinity ? {} : { from }), to };
+}
 
 /** Figures by hour as figures by part. */
 export const byParts = (rows: ByPart, span: Span): ByPart =>
@@ -133,6 +150,8 @@ const SPLIT_AT_ONCE = 2;
  * are parts of their own again (the oldest went, pruned); a few at a time.
  */
 export function hoursToSplit(parts: Parts, span: Span): number[] {
+  // Nothing in the rest: nothing to split off (and the span would run on into the future).
+  if (!parts.has(span.rest)) return [];
   const oldest = Math.min(span.rest, ...parts.keys());
   const hours: number[] = [];
   for (let hour = span.rest; hour < oldest + HOURS_APART && hours.length < SPLIT_AT_ONCE; hour++) {

@@ -6,6 +6,8 @@ import {
   HOURS_APART,
   hitsIn,
   hoursToSplit,
+  PART_MS,
+  partRange,
   partsOf,
   spanFrom,
   withFresh,
@@ -127,7 +129,31 @@ describe("a kept search total's parts", () => {
     expect(next.parts.has(125)).toBe(false);
     expect(next.parts.get(126)).toEqual({ hits: 27, entries: 94 });
     expect(hitsIn(next.parts)).toBe(hitsIn(parts));
-    // Nothing to split while a day of hours is apart.
-    expect(hoursToSplit(partsOf([[100, 1]], new Map([[100, 2]])), span)).toEqual([]);
+    // Nothing to split while a day of hours is apart, or from an empty rest.
+    expect(
+      hoursToSplit(
+        partsOf(
+          [[124, 1]],
+          new Map([
+            [100, 2],
+            [124, 5],
+          ]),
+        ),
+        span,
+      ),
+    ).toEqual([]);
+    expect(hoursToSplit(partsOf([], new Map([[110, 2]])), span)).toEqual([]);
+  });
+
+  it("narrows a search to an hour's part, the lowest holding all before its end", () => {
+    const h = (hour: number): number => hour * PART_MS;
+    expect(partRange({ q: 'x' }, 101, span)).toEqual({ q: 'x', from: h(101), to: h(102) - 1 });
+    expect(partRange({ q: 'x' }, 100, span)).toEqual({ q: 'x', to: h(101) - 1 });
+    expect(partRange({ q: 'x', from: h(101) + 5 }, 101, span)).toEqual({
+      q: 'x',
+      from: h(101) + 5,
+      to: h(102) - 1,
+    });
+    expect(partRange({ q: 'x', to: h(101) - 1 }, 101, span)).toBeNull();
   });
 });

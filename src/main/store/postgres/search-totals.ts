@@ -9,6 +9,7 @@ import {
   hitsIn,
   hoursToSplit,
   PART_MS,
+  partRange,
   partsOf,
   spanFrom,
   byParts,
@@ -113,7 +114,10 @@ const HOUR = `/ ${PART_MS}`;
  *   less those indexed since and those queued are then fewer than it counted among. The count is
  *   kept in parts (search-total-parts.ts): an hour of the oldest day that lost some is counted
  *   again row by row (retention prunes hourly: 1,041 → 78 ms at 200,000 entries), one that lost
- *   all is dropped; any other loss → counted again whole.
+ *   all is dropped, and the next hours are counted apart as the oldest go; a loss in the rest →
+ *   counted again whole.
+ * Kept totals are saved in the database too (saved-totals.ts): every relay, and one restarted,
+ * counts on from them.
  * Each read is one snapshot (one statement, or a REPEATABLE READ transaction): the other relay's
  * writes are in it whole or not at all. Each relay keeps its own totals; both stay exact whoever
  * writes.
@@ -255,14 +259,9 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     part: number,
     span: Span,
   ): Promise<number> => {
-    const from = Math.max(
-      only.from ?? -Infinity,
-      part === span.lowest ? -Infinity : part * PART_MS,
-    );
-    const to = Math.min(only.to ?? Infinity, (part + 1) * PART_MS - 1);
-    if (from > to) return 0;
+    const range = partRange(only, part, span);
+    if (range === null) return 0;
     const params: unknown[] = [webhookUid];
-    const range = { ...only, ...(from === -Infinity ? {} : { from }), to };
     const rowWhere = rowsFrom(webhookUid, range, params);
     const { rows } = await on.query<{ n: Figure }>(
       `SELECT count(*) AS n FROM deliveries d

@@ -7,6 +7,7 @@ import {
   hitsIn,
   hoursToSplit,
   PART_MS,
+  partRange,
   partsOf,
   spanFrom,
   withFresh,
@@ -106,13 +107,10 @@ export function keptSearchTotals(
 
     /** The hits among the entries up to `to` (rowid) in an hour's part, tested one by one. */
     const hourHits = (part: number, span: Span, to: number): number => {
-      const hour = { from: part * PART_MS, to: (part + 1) * PART_MS - 1 };
-      const from = Math.max(only.from ?? -Infinity, part === span.lowest ? -Infinity : hour.from);
-      const last = Math.min(only.to ?? Infinity, hour.to);
-      if (from > last) return 0;
-      const range = { ...only, ...(from === -Infinity ? {} : { from }), to: last };
+      const range = partRange(only, part, span);
+      if (range === null) return 0;
       // The hour's rowids (the oldest part's: all before its end), not the whole index's hits.
-      const rowids = inTime({ from: Math.max(from, 0), to: last });
+      const rowids = inTime({ from: range.from ?? 0, to: range.to! });
       if (rowids === 'empty') return 0;
       return readWithin((window) => count(webhookUid, range, window), 0, rowids, undefined, to);
     };
