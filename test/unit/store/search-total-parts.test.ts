@@ -1,31 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  byParts,
-  changedParts,
-  countedNow,
-  HOURS_APART,
-  hitsIn,
-  hoursToSplit,
-  PART_MS,
-  partRange,
-  partsOf,
-  spanFrom,
-  withFresh,
-  withRecounted,
-  withSplit,
-} from '../../../src/main/store/search-total-parts.js';
+import * as totals from '../../../src/main/store/search-total-parts.js';
 
 describe("a kept search total's parts", () => {
-  const span = spanFrom(100);
+  const span = totals.spanFrom(100);
 
   it('keeps the oldest hours apart and the rest of the log as one part, whatever hour an entry has', () => {
     expect(
-      byParts(
+      totals.byParts(
         [
           [90, 1],
           [100, 2],
           [101, 3],
-          [100 + HOURS_APART, 4],
+          [100 + totals.HOURS_APART, 4],
           [500, 5],
         ],
         span,
@@ -34,14 +20,14 @@ describe("a kept search total's parts", () => {
       [100, 1],
       [100, 2],
       [101, 3],
-      [100 + HOURS_APART, 4],
-      [100 + HOURS_APART, 5],
+      [100 + totals.HOURS_APART, 4],
+      [100 + totals.HOURS_APART, 5],
     ]);
   });
 
   it('finds the parts that lost entries, and only those', () => {
     // Counted: 10 entries in hour 100 (4 hits), 10 in hour 101 (5 hits), 50 in the rest (20 hits).
-    const parts = partsOf(
+    const parts = totals.partsOf(
       [
         [100, 4],
         [101, 5],
@@ -53,9 +39,9 @@ describe("a kept search total's parts", () => {
         [124, 50],
       ]),
     );
-    expect(hitsIn(parts)).toBe(29);
+    expect(totals.hitsIn(parts)).toBe(29);
     // Now hour 100 is gone, hour 101 lost 3; 7 entries arrived in the rest, 2 of them queued.
-    const now = countedNow(
+    const now = totals.countedNow(
       [
         [101, 7],
         [124, 57],
@@ -69,11 +55,11 @@ describe("a kept search total's parts", () => {
         [124, 50],
       ]),
     );
-    expect(changedParts(parts, now).sort()).toEqual([100, 101]);
+    expect(totals.changedParts(parts, now).sort()).toEqual([100, 101]);
 
     // Hour 101 counted again (3 hits left), hour 100 dropped, the 5 new entries' 2 hits added.
-    const next = withFresh(
-      withRecounted(
+    const next = totals.withFresh(
+      totals.withRecounted(
         parts,
         new Map([
           [100, 0],
@@ -88,11 +74,11 @@ describe("a kept search total's parts", () => {
       [101, { hits: 3, entries: 7 }],
       [124, { hits: 22, entries: 55 }],
     ]);
-    expect(hitsIn(next)).toBe(25);
+    expect(totals.hitsIn(next)).toBe(25);
     expect(
-      changedParts(
+      totals.changedParts(
         next,
-        countedNow(
+        totals.countedNow(
           [
             [101, 7],
             [124, 55],
@@ -106,7 +92,7 @@ describe("a kept search total's parts", () => {
 
   it('counts the next hours apart from the rest as the oldest go, a few at a time', () => {
     // The oldest two hours pruned: hours 102..123 apart, the rest from 124 on.
-    const parts = partsOf(
+    const parts = totals.partsOf(
       [
         [102, 1],
         [124, 30],
@@ -117,22 +103,22 @@ describe("a kept search total's parts", () => {
         [124, 100],
       ]),
     );
-    const hours = hoursToSplit(parts, span);
+    const hours = totals.hoursToSplit(parts, span);
     expect(hours).toEqual([124, 125]);
     const split = new Map([
       [124, { hits: 3, entries: 6 }],
       [125, { hits: 0, entries: 0 }],
     ]);
-    const next = withSplit(parts, span, split);
+    const next = totals.withSplit(parts, span, split);
     expect(next.span).toEqual({ lowest: 100, rest: 126 });
     expect(next.parts.get(124)).toEqual({ hits: 3, entries: 6 });
     expect(next.parts.has(125)).toBe(false);
     expect(next.parts.get(126)).toEqual({ hits: 27, entries: 94 });
-    expect(hitsIn(next.parts)).toBe(hitsIn(parts));
+    expect(totals.hitsIn(next.parts)).toBe(totals.hitsIn(parts));
     // Nothing to split while a day of hours is apart, or from an empty rest.
     expect(
-      hoursToSplit(
-        partsOf(
+      totals.hoursToSplit(
+        totals.partsOf(
           [[124, 1]],
           new Map([
             [100, 2],
@@ -142,18 +128,22 @@ describe("a kept search total's parts", () => {
         span,
       ),
     ).toEqual([]);
-    expect(hoursToSplit(partsOf([], new Map([[110, 2]])), span)).toEqual([]);
+    expect(totals.hoursToSplit(totals.partsOf([], new Map([[110, 2]])), span)).toEqual([]);
   });
 
   it("narrows a search to an hour's part, the lowest holding all before its end", () => {
-    const h = (hour: number): number => hour * PART_MS;
-    expect(partRange({ q: 'x' }, 101, span)).toEqual({ q: 'x', from: h(101), to: h(102) - 1 });
-    expect(partRange({ q: 'x' }, 100, span)).toEqual({ q: 'x', to: h(101) - 1 });
-    expect(partRange({ q: 'x', from: h(101) + 5 }, 101, span)).toEqual({
+    const h = (hour: number): number => hour * totals.PART_MS;
+    expect(totals.partRange({ q: 'x' }, 101, span)).toEqual({
+      q: 'x',
+      from: h(101),
+      to: h(102) - 1,
+    });
+    expect(totals.partRange({ q: 'x' }, 100, span)).toEqual({ q: 'x', to: h(101) - 1 });
+    expect(totals.partRange({ q: 'x', from: h(101) + 5 }, 101, span)).toEqual({
       q: 'x',
       from: h(101) + 5,
       to: h(102) - 1,
     });
-    expect(partRange({ q: 'x', to: h(101) - 1 }, 101, span)).toBeNull();
+    expect(totals.partRange({ q: 'x', to: h(101) - 1 }, 101, span)).toBeNull();
   });
 });

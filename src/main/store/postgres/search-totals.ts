@@ -1,26 +1,7 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
 import { deliveriesCalls } from '../sql/deliveries.js';
 import { deliveryFilter } from '../sql/delivery-filter.js';
-import {
-  changedParts,
-  countedNow,
-  hitsByPart,
-  hitsBySpan,
-  hitsIn,
-  hoursToSplit,
-  PART_MS,
-  partRange,
-  partsOf,
-  spanFrom,
-  byParts,
-  withFresh,
-  withRecounted,
-  withSplit,
-  type ByPart,
-  type Part,
-  type KeptTotal,
-  type Span,
-} from '../search-total-parts.js';
+import * as totals from '../search-total-parts.js';
 import { Turns } from '../turns.js';
 import { AskerGoneError } from '../asker-gone.js';
 import { cancelledWhenGone } from './cancel-when-gone.js';
@@ -81,7 +62,7 @@ const FIRST_COUNTS_AT_ONCE = 3;
 const KEPT_SEARCHES = 64;
 
 /** The search's hits among the webhook's entries indexed up to `upTo` (migration 18's order). */
-type Kept = KeptTotal;
+type Kept = totals.KeptTotal;
 
 /** One read's figures (counts: BIGINT as numbers, pool.ts), and its figures by hour (JSON). */
 type Figure = number | string;
@@ -89,17 +70,17 @@ interface Counted {
   top: Figure | null;
   queued_hits: Figure;
   /** The webhook's entries, those queued for the index, and those indexed past `upTo`. */
-  entries: ByPart;
-  queued: ByPart;
-  fresh: ByPart;
+  entries: totals.ByPart;
+  queued: totals.ByPart;
+  fresh: totals.ByPart;
   /** The hits among the entries indexed (a first count) or among those past `upTo`. */
-  hits: ByPart;
+  hits: totals.ByPart;
 }
 
 /** `select` (columns `p`, the hour, and `n`) as `[hour, n]` pairs. */
 const byHour = (select: string): string =>
   `(SELECT coalesce(json_agg(json_build_array(g.p, g.n)), '[]') FROM (${select}) g)`;
-const HOUR = `/ ${PART_MS}`;
+const HOUR = `/ ${totals.PART_MS}`;
 
 /**
  * A search's exact total (PRODUCT.md §14), counted once through the trigram indexes (with
@@ -182,7 +163,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     on: Queryable,
     webhookUid: string,
     only: DeliveryPageFilter,
-    since: { upTo: number } | { first: Span },
+    since: { upTo: number } | { first: totals.Span },
     indexed: { where: string; params: unknown[] } | null,
   ): Promise<Counted> => {
     const params = indexed?.params ?? [webhookUid];
@@ -200,7 +181,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
        (SELECT count(*) FROM deliveries d WHERE NOT d.indexed AND ${rowWhere}) AS queued_hits,
        ${
          'first' in since
-           ? `(SELECT json_build_array(${hitsBySpan(since.first, bind).join(', ')}) FROM deliveries d
+           ? `(SELECT json_build_array(${totals.hitsBySpan(since.first, bind).join(', ')}) FROM deliveries d
                WHERE d.indexed AND ${indexed?.where ?? rowWhere}) AS hits,
               '[]'::json AS fresh`
            : `${byHour(`SELECT d.received_at ${HOUR} AS p, count(*) AS n FROM deliveries d
@@ -212,7 +193,10 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     );
     const counted = rows[0]!;
     if (!('first' in since)) return counted;
-    return { ...counted, hits: hitsByPart(counted.hits as unknown as number[], since.first) };
+    return {
+      ...counted,
+      hits: totals.hitsByPart(counted.hits as unknown as number[], since.first),
+    };
   };
 
   /** A first count, through the indexes (in turns, cancelled when its asker leaves) or row by row. */
@@ -226,9 +210,9 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
       how === 'rows' ? null : deliveryFilter(postgresParallelDialect, webhookUid, null, only);
     // Any first hour is exact (the first part holds all before it); the webhook's oldest
     // makes the most of the hours kept apart.
-    let span = spanFrom(0);
+    let span = totals.spanFrom(0);
     const count = async (on: Queryable): Promise<Counted> => {
-      span = spanFrom((await oldestHour(on, webhookUid)) ?? 0);
+      span = totals.spanFrom((await oldestHour(on, webhookUid)) ?? 0);
       return figures(on, webhookUid, only, { first: span }, indexed);
     };
     const counted =
@@ -241,9 +225,13 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
               gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
             );
           });
-    const now = countedNow(byParts(counted.entries, span), [], byParts(counted.queued, span));
+    const now = totals.countedNow(
+      totals.byParts(counted.entries, span),
+      [],
+      totals.byParts(counted.queued, span),
+    );
     return {
-      parts: partsOf(counted.hits, now),
+      parts: totals.partsOf(counted.hits, now),
       span,
       upTo: counted.top === null ? 0 : Number(counted.top),
       queuedHits: Number(counted.queued_hits),
@@ -257,9 +245,9 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     only: DeliveryPageFilter,
     upTo: number,
     part: number,
-    span: Span,
+    span: totals.Span,
   ): Promise<number> => {
-    const range = partRange(only, part, span);
+    const range = totals.partRange(only, part, span);
     if (range === null) return 0;
     const params: unknown[] = [webhookUid];
     const rowWhere = rowsFrom(webhookUid, range, params);
@@ -284,9 +272,13 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
   ): Promise<(Kept & { queuedHits: number }) | null> => {
     const counted = await figures(on, webhookUid, only, { upTo: before.upTo }, null);
     const { span } = before;
-    const fresh = byParts(counted.fresh, span);
-    const now = countedNow(byParts(counted.entries, span), fresh, byParts(counted.queued, span));
-    const changed = changedParts(before.parts, now);
+    const fresh = totals.byParts(counted.fresh, span);
+    const now = totals.countedNow(
+      totals.byParts(counted.entries, span),
+      fresh,
+      totals.byParts(counted.queued, span),
+    );
+    const changed = totals.changedParts(before.parts, now);
     let parts = before.parts;
     if (changed.length > 0) {
       if (changed.includes(span.rest)) return null;
@@ -298,19 +290,19 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
           gone ? 0 : await recount(on, webhookUid, only, before.upTo, part, span),
         );
       }
-      parts = withRecounted(parts, recounted, now);
+      parts = totals.withRecounted(parts, recounted, now);
     }
-    parts = withFresh(parts, byParts(counted.hits, span), fresh);
+    parts = totals.withFresh(parts, totals.byParts(counted.hits, span), fresh);
     const upTo = counted.top === null ? before.upTo : Number(counted.top);
     // The next hours apart from the rest, as the oldest go: each indexed entry of them counted.
-    const indexed = countedNow(counted.entries, [], counted.queued);
-    const split = new Map<number, Part>();
-    for (const hour of hoursToSplit(parts, span)) {
+    const indexed = totals.countedNow(counted.entries, [], counted.queued);
+    const split = new Map<number, totals.Part>();
+    for (const hour of totals.hoursToSplit(parts, span)) {
       const entries = indexed.get(hour) ?? 0;
       const hits = entries > 0 ? await recount(on, webhookUid, only, upTo, hour, span) : 0;
       split.set(hour, { hits, entries });
     }
-    return { ...withSplit(parts, span, split), upTo, queuedHits: Number(counted.queued_hits) };
+    return { ...totals.withSplit(parts, span, split), upTo, queuedHits: Number(counted.queued_hits) };
   };
 
   const total = async (
@@ -330,7 +322,7 @@ export function keptSearchTotals(q: Queryable, rule: FirstCountRule = FIRST_COUN
     kept.set(key, next);
     await saved.save(key, next, on === null);
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
-    return hitsIn(next.parts) + queuedHits;
+    return totals.hitsIn(next.parts) + queuedHits;
   };
 
   /**

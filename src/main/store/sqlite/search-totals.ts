@@ -1,23 +1,5 @@
 import type { DeliveryPageFilter } from '../deliveries.js';
-import {
-  byParts,
-  changedParts,
-  countedNow,
-  hitsByPart,
-  hitsIn,
-  hoursToSplit,
-  PART_MS,
-  partRange,
-  partsOf,
-  spanFrom,
-  withFresh,
-  withRecounted,
-  withSplit,
-  type ByPart,
-  type Part,
-  type Parts,
-  type Span,
-} from '../search-total-parts.js';
+import * as totals from '../search-total-parts.js';
 import type { SearchWindow } from '../sql/delivery-filter.js';
 import type { Db } from './db.js';
 import { timeWindow } from './search-window.js';
@@ -27,8 +9,8 @@ const KEPT_SEARCHES = 64;
 
 interface Kept {
   /** The search's hits among the webhook's entries up to `upTo` (rowid), all indexed then. */
-  parts: Parts;
-  span: Span;
+  parts: totals.Parts;
+  span: totals.Span;
   upTo: number;
   /** The ID of the log's last entry at or before `upTo`: changed or gone if its rowid was reused. */
   last: string | null;
@@ -58,7 +40,7 @@ export function keptSearchTotals(
   countByParts: (
     webhookUid: string,
     only: DeliveryPageFilter,
-    span: Span,
+    span: totals.Span,
     window?: SearchWindow,
   ) => number[],
 ) {
@@ -87,12 +69,15 @@ export function keptSearchTotals(
     .pluck();
   const writtenByHour = db
     .prepare<[number, number, string], [number, number]>(
-      `SELECT received_at / ${PART_MS}, count(*) FROM deliveries
+      `SELECT received_at / ${totals.PART_MS}, count(*) FROM deliveries
        WHERE rowid > ? AND rowid <= ? AND +webhook_uid = ? GROUP BY 1`,
     )
     .raw();
-  const written = (webhookUid: string, after: number, upTo = Number.MAX_SAFE_INTEGER): ByPart =>
-    writtenByHour.all(after, upTo, webhookUid);
+  const written = (
+    webhookUid: string,
+    after: number,
+    upTo = Number.MAX_SAFE_INTEGER,
+  ): totals.ByPart => writtenByHour.all(after, upTo, webhookUid);
 
   const total = (webhookUid: string, only: DeliveryPageFilter): number => {
     const time = inTime(only);
@@ -106,8 +91,8 @@ export function keptSearchTotals(
     const all = entriesByHour.all(webhookUid);
 
     /** The hits among the entries up to `to` (rowid) in an hour's part, tested one by one. */
-    const hourHits = (part: number, span: Span, to: number): number => {
-      const range = partRange(only, part, span);
+    const hourHits = (part: number, span: totals.Span, to: number): number => {
+      const range = totals.partRange(only, part, span);
       if (range === null) return 0;
       // The hour's rowids (the oldest part's: all before its end), not the whole index's hits.
       const rowids = inTime({ from: range.from ?? 0, to: range.to! });
@@ -116,20 +101,20 @@ export function keptSearchTotals(
     };
 
     /** Counted on from `before`, the hours that lost entries counted again; null: counted whole. */
-    const countedOn = (before: Kept): { parts: Parts; span: Span } | null => {
+    const countedOn = (before: Kept): { parts: totals.Parts; span: totals.Span } | null => {
       const { span } = before;
-      const now = countedNow(
-        byParts(all, span),
-        byParts(written(webhookUid, before.upTo), span),
+      const now = totals.countedNow(
+        totals.byParts(all, span),
+        totals.byParts(written(webhookUid, before.upTo), span),
         [],
       );
-      const changed = changedParts(before.parts, now);
+      const changed = totals.changedParts(before.parts, now);
       if (changed.includes(span.rest)) return null;
       const recounted = new Map<number, number>();
       for (const part of changed) {
         recounted.set(part, (now.get(part) ?? 0) > 0 ? hourHits(part, span, before.upTo) : 0);
       }
-      let parts = withRecounted(before.parts, recounted, now);
+      let parts = totals.withRecounted(before.parts, recounted, now);
       if (upTo > before.upTo) {
         const hits = within(
           (uid, range, window) => countByParts(uid, range, span, window),
@@ -137,29 +122,33 @@ export function keptSearchTotals(
           before.upTo + 1,
           upTo,
         );
-        const fresh = byParts(written(webhookUid, before.upTo, upTo), span);
-        parts = withFresh(parts, hitsByPart(hits, span), fresh);
+        const fresh = totals.byParts(written(webhookUid, before.upTo, upTo), span);
+        parts = totals.withFresh(parts, totals.hitsByPart(hits, span), fresh);
       }
       // The next hours apart from the rest, as the oldest go: each entry of them counted.
-      const counted = countedNow(all, written(webhookUid, upTo), []);
-      const split = new Map<number, Part>();
-      for (const hour of hoursToSplit(parts, span)) {
+      const counted = totals.countedNow(all, written(webhookUid, upTo), []);
+      const split = new Map<number, totals.Part>();
+      for (const hour of totals.hoursToSplit(parts, span)) {
         const entries = counted.get(hour) ?? 0;
         split.set(hour, { hits: entries > 0 ? hourHits(hour, span, upTo) : 0, entries });
       }
-      return withSplit(parts, span, split);
+      return totals.withSplit(parts, span, split);
     };
 
-    const countedWhole = (): { parts: Parts; span: Span } => {
-      const span = spanFrom(oldestHour.get(webhookUid) ?? 0);
+    const countedWhole = (): { parts: totals.Parts; span: totals.Span } => {
+      const span = totals.spanFrom(oldestHour.get(webhookUid) ?? 0);
       const hits = within(
         (uid, range, window) => countByParts(uid, range, span, window),
         [],
         undefined,
         upTo,
       );
-      const now = countedNow(byParts(all, span), byParts(written(webhookUid, upTo), span), []);
-      return { parts: partsOf(hitsByPart(hits, span), now), span };
+      const now = totals.countedNow(
+        totals.byParts(all, span),
+        totals.byParts(written(webhookUid, upTo), span),
+        [],
+      );
+      return { parts: totals.partsOf(totals.hitsByPart(hits, span), now), span };
     };
 
     const key = JSON.stringify([webhookUid, only]);
@@ -173,7 +162,7 @@ export function keptSearchTotals(
     kept.set(key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
     if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     // The entries past the kept mark: newly written, or still queued for the index.
-    return hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
+    return totals.hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
   };
 
   return (webhookUid: string, only: DeliveryPageFilter): number =>
