@@ -331,7 +331,11 @@ describe('a search on PostgreSQL, two relays writing', () => {
   });
 
   /** Asks for the totals of `searches` all at once while every count waits on a lock: how many wait. */
-  async function askedTogether(searches: DeliveryPageFilter[], atOnce: number) {
+  async function askedTogether(
+    searches: DeliveryPageFilter[],
+    atOnce: number,
+    locked = 'delivery_counts',
+  ) {
     const { pool, url } = await postgres.database();
     const relay = relayOn(pool);
     await relay.commit(entries(300, freshEpoch()));
@@ -350,7 +354,7 @@ describe('a search on PostgreSQL, two relays writing', () => {
     await holder.connect();
     try {
       await holder.query('BEGIN');
-      await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
+      await holder.query(`LOCK TABLE ${locked} IN ACCESS EXCLUSIVE MODE`);
       const asks = searches.map((only) => relay.log.count(WEBHOOK, only));
       await waitFor(async () => (await waitingOnLock()) >= atOnce, 'the counts waiting');
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -377,6 +381,16 @@ describe('a search on PostgreSQL, two relays writing', () => {
     await askedTogether(
       texts.map((q) => ({ q })),
       3,
+    );
+  });
+
+  it('probes new searches in their turns too: a storm holds three connections, not one each', async () => {
+    // A first count's probe tests the newest payloads: held here, a probe waits for them.
+    const texts = ['tromsø', 'TROMSØ', 'oslo', 'city', 'troms', 'romsø', '"i":1', 'slo"'];
+    await askedTogether(
+      texts.map((q) => ({ q })),
+      3,
+      'payloads',
     );
   });
 
