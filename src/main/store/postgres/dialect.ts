@@ -12,7 +12,7 @@ const likeSubstring = (text: string): string => `%${text.replace(/[\\%_]/g, '\\$
  * number's or an ID's search through the queued or windowed rows tests few payloads in full.
  */
 const RUN_MIN = 3;
-export function unfoldedRun(text: string): string | null {
+function unfoldedRun(text: string): string | null {
   const runs = text.match(/[\x20-\x40\x5b-\x60\x7b-\x7e]+/g) ?? [];
   const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
   return longest.length >= RUN_MIN ? longest : null;
