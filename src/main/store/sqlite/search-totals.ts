@@ -26,7 +26,8 @@ type Count<T> = (webhookUid: string, only: DeliveryPageFilter, window?: SearchWi
  * - an entry deleted (retention, a delete) among those counted: the webhook's entries by hour
  *   (`delivery_counts`, kept by triggers in the same transaction as the log) less those written
  *   since are then fewer than a part counted among → an hour of the oldest day counted again,
- *   dropped if none is left; a loss in the rest → counted again whole;
+ *   dropped if none is left, the next hours counted apart as the oldest go; a loss in the rest
+ *   → counted again whole;
  * - an entry queued for the index again among those counted (its payload dropped), or the rowid
  *   it counted up to given to a new entry (the log's newest entries deleted) → counted again
  *   whole. Entries still queued are never kept: the queue's scan folds ASCII case only, the
