@@ -68,17 +68,20 @@ export function keptSearchTotals(
       'SELECT id FROM deliveries WHERE rowid <= ? ORDER BY rowid DESC LIMIT 1',
     )
     .pluck();
+  // The webhook's entries past `after` (rowid) by hour: up to `upTo`, and past it.
   const writtenByHour = db
-    .prepare<[number, number, string], [number, number]>(
-      `SELECT received_at / ${totals.PART_MS}, count(*) FROM deliveries
-       WHERE rowid > ? AND rowid <= ? AND +webhook_uid = ? GROUP BY 1`,
+    .prepare<{ after: number; upTo: number; uid: string }, [number, number, number]>(
+      `SELECT received_at / ${totals.PART_MS}, sum(rowid <= @upTo), sum(rowid > @upTo)
+       FROM deliveries WHERE rowid > @after AND +webhook_uid = @uid GROUP BY 1`,
     )
     .raw();
-  const written = (
-    webhookUid: string,
-    after: number,
-    upTo = Number.MAX_SAFE_INTEGER,
-  ): totals.ByPart => writtenByHour.all(after, upTo, webhookUid);
+  const written = (uid: string, after: number, upTo: number) => {
+    const rows = writtenByHour.all({ after, upTo, uid });
+    return {
+      upTo: rows.map(([hour, n]) => [hour, n] as const),
+      past: rows.map(([hour, , n]) => [hour, n] as const),
+    };
+  };
 
   const total = (webhookUid: string, only: DeliveryPageFilter): number => {
     const time = inTime(only);
@@ -104,9 +107,10 @@ export function keptSearchTotals(
     /** Counted on from `before`, the hours that lost entries counted again; null: counted whole. */
     const countedOn = (before: Kept): { parts: totals.Parts; span: totals.Span } | null => {
       const { span } = before;
+      const since = written(webhookUid, before.upTo, upTo);
       const now = totals.countedNow(
         totals.byParts(all, span),
-        totals.byParts(written(webhookUid, before.upTo), span),
+        totals.byParts([...since.upTo, ...since.past], span),
         [],
       );
       const changed = totals.changedParts(before.parts, now);
@@ -123,11 +127,11 @@ export function keptSearchTotals(
           before.upTo + 1,
           upTo,
         );
-        const fresh = totals.byParts(written(webhookUid, before.upTo, upTo), span);
+        const fresh = totals.byParts(since.upTo, span);
         parts = totals.withFresh(parts, totals.hitsByPart(hits, span), fresh);
       }
       // The next hours apart from the rest, as the oldest go: each entry of them counted.
-      const counted = totals.countedNow(all, written(webhookUid, upTo), []);
+      const counted = totals.countedNow(all, since.past, []);
       const split = new Map<number, totals.Part>();
       for (const hour of totals.hoursToSplit(parts, span)) {
         const entries = counted.get(hour) ?? 0;
@@ -146,7 +150,7 @@ export function keptSearchTotals(
       );
       const now = totals.countedNow(
         totals.byParts(all, span),
-        totals.byParts(written(webhookUid, upTo), span),
+        totals.byParts(written(webhookUid, upTo, upTo).past, span),
         [],
       );
       return { parts: totals.partsOf(totals.hitsByPart(hits, span), now), span };
