@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
-import { SqliteReadThread } from '../../../src/main/store/sqlite/sqlite-read-thread.js';
+import { SqliteReadLanes } from '../../../src/main/store/sqlite/read-lanes.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import type { DeliveriesRepository } from '../../../src/main/store/deliveries.js';
 import { indexAll } from '../../support/index-all.js';
@@ -82,6 +82,24 @@ describe('the SQLite read thread', () => {
     expect(turns).toBeGreaterThan(0);
   });
 
+  it("answers the UI's page and its plain total while a storm of search totals is counted", async () => {
+    const answered: string[] = [];
+    const now = Date.now();
+    // Each a first count over every entry: no kept total answers another time range.
+    const counts = Array.from({ length: 12 }, (_, i) =>
+      relay.core.store.deliveries
+        .count(webhook.uid, { q: COMMON, to: now + i })
+        .then((total) => answered.push(`count ${total}`)),
+    );
+    const page = relay
+      .call('deliveries.list', { uid: webhook.uid, limit: 50 })
+      .then(({ items, total }) => answered.push(`page ${items.length} of ${total}`));
+    await Promise.all([...counts, page]);
+    // One thread for every read answered the page after the twelve counts.
+    expect(answered.indexOf(`page 50 of ${ENTRIES}`)).toBeLessThan(6);
+    expect(answered.filter((a) => a === `count ${ENTRIES}`)).toHaveLength(12);
+  });
+
   it('lists and counts a delivery as soon as its 202 has come back', async () => {
     const response = await postDelivery(
       webhook.ingressUrl,
@@ -106,7 +124,7 @@ describe('the read thread on its own', () => {
 
   it('fails a read with why when it cannot open the file, and tries again for the next', async () => {
     const file = join(dir, 'missing.sqlite');
-    const reads = new SqliteReadThread(file);
+    const reads = new SqliteReadLanes(file);
     const deliveries = reads.deliveries(onMain);
     await expect(deliveries.count('wh_none')).rejects.toThrow(
       `the SQLite read thread cannot open ${file}: unable to open database file`,
@@ -130,17 +148,18 @@ describe('the read thread on its own', () => {
   it('closes once idle, and the next read starts it again', async () => {
     const file = join(dir, 'hookport.sqlite');
     openDatabase(file).close();
-    const reads = new SqliteReadThread(file, 20);
+    const reads = new SqliteReadLanes(file, 20);
     const deliveries = reads.deliveries(onMain);
-    expect(reads.started).toBe(false);
-    await expect(deliveries.count('wh_none')).resolves.toBe(0);
-    await vi.waitFor(() => expect(reads.started).toBe(false), { timeout: 10_000 });
+    expect(reads.started).toEqual([]);
+    await expect(deliveries.count('wh_none', { q: 'crane' })).resolves.toBe(0);
+    expect(reads.started).toEqual(['search totals']);
+    await vi.waitFor(() => expect(reads.started).toEqual([]), { timeout: 10_000 });
     await expect(deliveries.page('wh_none', 10, null)).resolves.toEqual({
       items: [],
       nextBefore: null,
     });
-    expect(reads.started).toBe(true);
+    expect(reads.started).toEqual(['pages']);
     await reads.close();
-    expect(reads.started).toBe(false);
+    expect(reads.started).toEqual([]);
   });
 });

@@ -1,13 +1,10 @@
 import type { Worker } from 'node:worker_threads';
 import { describeError } from '../../log.js';
-import type { DeliveriesRepository } from '../deliveries.js';
-import {
-  THREAD_READS,
-  type FromReadThread,
-  type ReadCall,
-  type ReadThreadData,
-  type ThreadRead,
-  type ToReadThread,
+import type {
+  FromReadThread,
+  ReadCall,
+  ReadThreadData,
+  ToReadThread,
 } from './read-thread-protocol.js';
 import { startThread, THREAD_LIMITS, threadScript } from './thread-script.js';
 import { fromThreadError } from './writer-thread-protocol.js';
@@ -31,10 +28,10 @@ interface Running {
 }
 
 /**
- * The main thread's side of the read thread (read-thread.ts): the delivery log's reads that walk
- * many entries, answered off the thread that answers senders. The thread starts with the first
- * read (a relay nobody browses never pays for it) and closes once idle; one that died is started
- * again by the next read, and the reads it held fail with why.
+ * The main thread's side of a read thread (read-thread.ts): reads of the delivery log that walk
+ * many entries, answered off the thread that answers senders, one after another. The thread
+ * starts with the first read (a relay nobody browses never pays for it) and closes once idle; one
+ * that died is started again by the next read, and the reads it held fail with why.
  */
 export class SqliteReadThread {
   #running: Running | null = null;
@@ -47,18 +44,6 @@ export class SqliteReadThread {
     private readonly idleCloseMs = READ_IDLE_CLOSE_MS,
   ) {}
 
-  /** The log's read side: the reads that walk many entries on the thread, the rest on `onMain`. */
-  deliveries(onMain: DeliveriesRepository): DeliveriesRepository {
-    const onThread = THREAD_READS.map((method) => [
-      method,
-      (...args: ReadCall['args']) => this.#read({ method, args } as ReadCall),
-    ]);
-    return {
-      ...onMain,
-      ...(Object.fromEntries(onThread) as Pick<DeliveriesRepository, ThreadRead>),
-    };
-  }
-
   /** Whether a thread is up (it closes once idle). */
   get started(): boolean {
     return this.#running !== null;
@@ -70,7 +55,8 @@ export class SqliteReadThread {
     await Promise.all(this.#ending);
   }
 
-  #read(call: ReadCall): Promise<unknown> {
+  /** Answered after every read asked before it. */
+  read(call: ReadCall): Promise<unknown> {
     const running = (this.#running ??= this.#start());
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     const id = this.#nextId++;

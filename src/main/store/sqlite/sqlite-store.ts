@@ -15,7 +15,7 @@ import { createRetention } from './retention.js';
 import { createRunsRepository } from './runs-repo.js';
 import { createSecretsRepository } from './secrets-repo.js';
 import { createSettingsRepository } from './settings-repo.js';
-import { SqliteReadThread } from './sqlite-read-thread.js';
+import { SqliteReadLanes } from './read-lanes.js';
 import { SqliteTransactions } from './transaction.js';
 import { SqliteWriterThread } from './sqlite-writer-thread.js';
 import { soloPeers } from '../store-peers.js';
@@ -114,7 +114,7 @@ export async function openSqliteStore(
     writerThread.lockWanted,
   );
   const outside = transactions.outside();
-  const reads = new SqliteReadThread(file);
+  const reads = new SqliteReadLanes(file);
   let closing: Promise<void> | null = null;
   return {
     kind: 'sqlite',
