@@ -56,6 +56,7 @@ const deep = await one<string>(
 
 const searches: Array<[string, DeliveryPageFilter, string | null]> = [
   ['q = a word in 1 payload', { q: `order_${held.rareOrder}` }, null],
+  ['q = a word in none, letters only', { q: 'Velocipede' }, null],
   ['q = a word in many payloads (Tromsø)', { q: 'Tromsø' }, null],
   ['q = a delivery ID prefix', { q: newest.slice(0, 12) }, null],
   ['q = a whole delivery ID', { q: newest }, null],

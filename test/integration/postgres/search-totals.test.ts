@@ -248,6 +248,41 @@ describe('a search on PostgreSQL, two relays writing', () => {
     }
   });
 
+  it('finds a plain word in any case, through letters that fold into ASCII ones, and around bytes that are not UTF-8', async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    const bodies = [
+      '{"unit":"\u212AELVIN","city":"TROMSØ"}', // the Kelvin sign, folded into `k`
+      '{"unit":"kelvin","city":"Tromsø"}',
+      '{"city":"\u0130STANBUL"}', // İ, folded into `i` and a combining dot
+      '{"city":"Troms og Finnmark"}',
+    ];
+    const items = bodies.map((body, i) => accepted(WEBHOOK, t0 + i, body));
+    const binary = accepted(WEBHOOK, t0 + bodies.length, '');
+    if (binary.kind === 'accept') binary.item.body = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x7d]);
+    await relay.commit([...items, binary]);
+    const searches: Array<[string, number]> = [
+      ['KELVIN', 2],
+      ['elvin', 2],
+      ['TROMSØ', 2],
+      ['troms', 3],
+      ['stanbul', 1],
+      ['\u0130stanbul', 1],
+      ['kel', 2],
+      ['finnmark', 1],
+    ];
+    for (const indexed of [false, true]) {
+      if (indexed) await relay.indexAll();
+      for (const [q, n] of searches) {
+        const only = { q };
+        expect((await relay.log.page(WEBHOOK, PAGE, null, only)).items, q).toHaveLength(n);
+        expect(await relay.log.count(WEBHOOK, only), q).toBe(n);
+        expect(await scan(pool, only), q).toHaveLength(n);
+      }
+    }
+  });
+
   it('starts from the total another relay saved, or it saved before a restart, and counts on exactly', async () => {
     const { pool, openPool } = await postgres.database();
     const a = relayOn(pool);
