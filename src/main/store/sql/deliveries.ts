@@ -13,7 +13,7 @@ import {
   volumeByMinute,
 } from './delivery-counts.js';
 import { deliveryFilter, type DeliveryDialect, type SearchWindow } from './delivery-filter.js';
-import { hitsBySpan, type Span } from '../search-total-parts.js';
+import { PART_MS, type ByPart, type Span } from '../search-total-parts.js';
 import { mapCall, row, rows, type Call, type Calls } from './query.js';
 
 const count = (r?: { n: number }): number => Number(r?.n ?? 0);
@@ -63,21 +63,29 @@ export function countCall(
   return row(`SELECT count(*) AS n FROM deliveries d WHERE ${where}`, params, count);
 }
 
-/** How many entries match in each part of `span` (search-total-parts.ts), in its order. */
+/**
+ * How many entries match in each part of `span` (search-total-parts.ts), `[part, n]` by part.
+ * Each entry's part is worked out once and the parts grouped: as one `count(*) FILTER` column a
+ * part, each entry was tested against all 25 (SQLite, a million entries: 345–408 ms against
+ * 255–315 ms, the plain count 215–282). PostgreSQL's first count reads its parts as those columns
+ * in a statement of its own (postgres/search-totals.ts): grouped, its planner rescanned.
+ */
 export function countByPartsCall(
   dialect: DeliveryDialect,
   webhookUid: string,
   only: DeliveryPageFilter,
   span: Span,
   window?: SearchWindow,
-): Call<number[]> {
+): Call<ByPart> {
   const { where, params } = deliveryFilter(dialect, webhookUid, null, only, window);
-  const columns = hitsBySpan(span, (value) => `$${params.push(value)}`);
-  return row(
-    `SELECT ${columns.map((column, i) => `${column} AS h${i}`).join(', ')}
-     FROM deliveries d WHERE ${where}`,
+  const at = (hour: number): string => `$${params.push(hour * PART_MS)}`;
+  const part = `CASE WHEN d.received_at < ${at(span.lowest + 1)} THEN ${span.lowest}
+    WHEN d.received_at >= ${at(span.rest)} THEN ${span.rest}
+    ELSE d.received_at / ${PART_MS} END`;
+  return rows(
+    `SELECT ${part} AS part, count(*) AS n FROM deliveries d WHERE ${where} GROUP BY 1`,
     params,
-    (r?: Record<string, number>) => columns.map((_, i) => Number(r?.[`h${i}`] ?? 0)),
+    (r: { part: number | string; n: number | string }) => [Number(r.part), Number(r.n)] as const,
   );
 }
 

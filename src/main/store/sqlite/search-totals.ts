@@ -43,7 +43,7 @@ export function keptSearchTotals(
     only: DeliveryPageFilter,
     span: totals.Span,
     window?: SearchWindow,
-  ) => number[],
+  ) => totals.ByPart,
 ) {
   const kept = new Map<string, Kept>();
   const inTime = timeWindow(db);
@@ -128,7 +128,7 @@ export function keptSearchTotals(
           upTo,
         );
         const fresh = totals.byParts(since.upTo, span);
-        parts = totals.withFresh(parts, totals.hitsByPart(hits, span), fresh);
+        parts = totals.withFresh(parts, hits, fresh);
       }
       // The next hours apart from the rest, as the oldest go: each entry of them counted.
       const counted = totals.countedNow(all, since.past, []);
@@ -153,7 +153,7 @@ export function keptSearchTotals(
         totals.byParts(written(webhookUid, upTo, upTo).past, span),
         [],
       );
-      return { parts: totals.partsOf(totals.hitsByPart(hits, span), now), span };
+      return { parts: totals.partsOf(hits, now), span };
     };
 
     const key = JSON.stringify([webhookUid, only]);
