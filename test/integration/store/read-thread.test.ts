@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../../src/main/store/sqlite/db.js';
+import { AskerGoneError } from '../../../src/main/store/asker-gone.js';
 import { SqliteReadLanes } from '../../../src/main/store/sqlite/read-lanes.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import type { DeliveriesRepository } from '../../../src/main/store/deliveries.js';
@@ -98,6 +99,29 @@ describe('the SQLite read thread', () => {
     // One thread for every read answered the page after the twelve counts.
     expect(answered.indexOf(`page 50 of ${ENTRIES}`)).toBeLessThan(6);
     expect(answered.filter((a) => a === `count ${ENTRIES}`)).toHaveLength(12);
+  });
+
+  it("never counts a search's total whose asker has left before its turn", async () => {
+    const now = Date.now();
+    const left = new AbortController();
+    const asked = Array.from({ length: 6 }, (_, i) =>
+      relay.core.store.deliveries.count(
+        webhook.uid,
+        { q: COMMON, to: now + i },
+        i === 0 ? undefined : left.signal,
+      ),
+    );
+    // The first is being counted; the others wait their turn, and their asker leaves meanwhile.
+    left.abort();
+    const answers = await Promise.allSettled(asked);
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: ENTRIES });
+    for (const answer of answers.slice(1)) {
+      expect(answer.status === 'rejected' && answer.reason).toBeInstanceOf(AskerGoneError);
+    }
+    // And the next asker is answered.
+    await expect(relay.core.store.deliveries.count(webhook.uid, { q: COMMON })).resolves.toBe(
+      ENTRIES,
+    );
   });
 
   it('lists and counts a delivery as soon as its 202 has come back', async () => {

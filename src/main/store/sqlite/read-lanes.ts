@@ -29,8 +29,11 @@ export class SqliteReadLanes {
     const onThread = THREAD_READS.map((method) => [
       method,
       (...args: ReadCall['args']) => {
-        const call = { method, args } as ReadCall;
-        return this.#lanes[laneOf(call)].read(call);
+        // A count's asker (its third argument) stays here: the thread is sent what it reads.
+        const counted = method === 'count';
+        const gone = counted ? (args[2] as AbortSignal | undefined) : undefined;
+        const call = { method, args: counted ? args.slice(0, 2) : args } as ReadCall;
+        return this.#lanes[laneOf(call)].read(call, gone);
       },
     ]);
     return {

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { describeError } from '../../log.js';
+import { AskerGoneError } from '../asker-gone.js';
 import type {
   FromReadThread,
   ReadCall,
@@ -16,15 +17,25 @@ import { fromThreadError } from './writer-thread-protocol.js';
  */
 export const READ_IDLE_CLOSE_MS = 5 * 60_000;
 
-interface Waiting {
+/** A read asked of the thread, and its asker (a read whose asker has left is not begun). */
+interface Asked {
+  call: ReadCall;
+  gone: AbortSignal | undefined;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
 
-/** One started thread and the reads it has not answered yet. */
+/** One started thread, the read it is answering and those asked after it. */
 interface Running {
   worker: Worker;
-  waiting: Map<number, Waiting>;
+  answering: { id: number; asked: Asked } | null;
+  /**
+   * Posted one at a time: a read whose asker has left by its turn (a search the UI no longer
+   * shows, typed on) is dropped, not counted for nobody ahead of the next.
+   */
+  queue: Asked[];
+  /** Ended: closes once the reads asked are answered. */
+  ending: boolean;
 }
 
 /**
@@ -55,17 +66,41 @@ export class SqliteReadThread {
     await Promise.all(this.#ending);
   }
 
-  /** Answered after every read asked before it. */
-  read(call: ReadCall): Promise<unknown> {
+  /**
+   * Answered after every read asked before it; rejected with AskerGoneError, unread, when `gone`
+   * has aborted by its turn.
+   */
+  read(call: ReadCall, gone?: AbortSignal): Promise<unknown> {
     const running = (this.#running ??= this.#start());
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
-    const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      running.waiting.set(id, { resolve, reject });
+      running.queue.push({ call, gone, resolve, reject });
       // A CLI that awaits a read must not exit before its answer; an idle thread keeps nothing up.
       running.worker.ref();
-      running.worker.postMessage({ type: 'read', id, call } satisfies ToReadThread);
+      this.#postNext(running);
     });
+  }
+
+  /** The next read whose asker is still there, once the thread has answered the last. */
+  #postNext(running: Running): void {
+    if (running.answering) return;
+    for (let asked = running.queue.shift(); asked; asked = running.queue.shift()) {
+      if (asked.gone?.aborted) {
+        asked.reject(new AskerGoneError());
+        continue;
+      }
+      const id = this.#nextId++;
+      running.answering = { id, asked };
+      running.worker.postMessage({ type: 'read', id, call: asked.call } satisfies ToReadThread);
+      return;
+    }
+    if (running.ending) {
+      running.worker.postMessage({ type: 'close' } satisfies ToReadThread);
+      return;
+    }
+    running.worker.unref();
+    if (this.#running !== running) return;
+    this.#idleTimer = setTimeout(() => this.#end(), this.idleCloseMs).unref();
   }
 
   /** Asks the thread to close after what it was asked; the next read starts another. */
@@ -74,9 +109,10 @@ export class SqliteReadThread {
     const running = this.#running;
     if (!running) return;
     this.#running = null;
+    running.ending = true;
     // Held until it has closed its connection: a process that closes its store waits for that.
     running.worker.ref();
-    running.worker.postMessage({ type: 'close' } satisfies ToReadThread);
+    this.#postNext(running);
   }
 
   #start(): Running {
@@ -85,7 +121,7 @@ export class SqliteReadThread {
       resourceLimits: THREAD_LIMITS,
     });
     worker.unref();
-    const waiting = new Map<number, Waiting>();
+    const running: Running = { worker, answering: null, queue: [], ending: false };
     let crash: Error | null = null;
     worker.on('message', (message: FromReadThread) => {
       if (message.type === 'closed') return;
@@ -96,15 +132,12 @@ export class SqliteReadThread {
         });
         return;
       }
-      const read = waiting.get(message.id);
-      waiting.delete(message.id);
-      if (message.type === 'answer') read?.resolve(message.value);
-      else read?.reject(fromThreadError(message.error));
-      if (waiting.size > 0) return;
-      worker.unref();
-      if (this.#running?.worker !== worker) return;
-      if (this.#idleTimer) clearTimeout(this.#idleTimer);
-      this.#idleTimer = setTimeout(() => this.#end(), this.idleCloseMs).unref();
+      const { answering } = running;
+      if (answering?.id !== message.id) return;
+      running.answering = null;
+      if (message.type === 'answer') answering.asked.resolve(message.value);
+      else answering.asked.reject(fromThreadError(message.error));
+      this.#postNext(running);
     });
     worker.on(
       'error',
@@ -115,15 +148,17 @@ export class SqliteReadThread {
     );
     const exited = new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
-        if (this.#running?.worker === worker) this.#running = null;
+        if (this.#running === running) this.#running = null;
         const stopped = crash ?? new Error(`the SQLite read thread stopped (exit code ${code})`);
-        for (const { reject } of waiting.values()) reject(stopped);
-        waiting.clear();
+        const held = [...(running.answering ? [running.answering.asked] : []), ...running.queue];
+        running.answering = null;
+        running.queue = [];
+        for (const { reject } of held) reject(stopped);
         resolve();
       }),
     );
     this.#ending.add(exited);
     void exited.then(() => this.#ending.delete(exited));
-    return { worker, waiting };
+    return running;
   }
 }
