@@ -4,7 +4,7 @@ import { contract, methodNames } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { dispatch } from '../service/dispatch.js';
 import type { Caller, ServiceHandlers } from '../service/handlers.js';
-import { AskerGoneError } from '../store/asker-gone.js';
+import { AskerGoneError, closedFirst } from '../store/asker-gone.js';
 
 /** Resolves the caller or answers 401; shared with the event stream. */
 export type Authenticate = (ctx: Context) => Promise<Caller>;
@@ -38,8 +38,7 @@ export function mountContractRoutes(
         output = await dispatch(service, name, requestInput(ctx), caller);
       } catch (error) {
         // A read stopped because its asker left answers no one, and is not the relay's fault.
-        if (error instanceof AskerGoneError)
-          throw new ApiError('unavailable', 'The request closed first.');
+        if (error instanceof AskerGoneError) throw closedFirst();
         throw error;
       }
       ctx.status = http.status ?? 200;

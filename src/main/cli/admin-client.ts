@@ -8,6 +8,7 @@ import {
 } from '../../shared/contract/index.js';
 import { ApiError } from '../../shared/errors.js';
 import { DEFAULT_ADMIN_URL, defaultDataDir } from '../config.js';
+import { closedFirst } from '../store/asker-gone.js';
 import { UsageError } from './usage.js';
 
 /** Where a CLI command finds the relay, like kubectl does: flags, then environment, then defaults. */
@@ -101,7 +102,12 @@ export class AdminClient {
     );
   }
 
-  async call<M extends MethodName>(name: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+  /** `gone`: the request is closed when it aborts (the relay then stops a slow read). */
+  async call<M extends MethodName>(
+    name: M,
+    input: MethodInput<M>,
+    gone?: AbortSignal,
+  ): Promise<MethodOutput<M>> {
     const request = contractRequest(name, input);
     const send = (): Promise<Response> =>
       fetch(this.baseUrl + request.pathAndQuery, {
@@ -112,6 +118,7 @@ export class AdminClient {
         },
         body: request.body,
         redirect: 'manual',
+        ...(gone ? { signal: gone } : {}),
       });
     let response: Response;
     try {
@@ -123,6 +130,7 @@ export class AdminClient {
         throw error;
       });
     } catch (error) {
+      if (gone?.aborted) throw closedFirst();
       throw this.unreachable(error);
     }
     return contractResponse(name, response.status, await response.text());

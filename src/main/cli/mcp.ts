@@ -43,7 +43,7 @@ export async function mcp(args: string[]): Promise<void> {
     import('../mcp/mcp-server.js'),
   ]);
   const server = createHookportMcpServer({
-    call: (name, input) => client.call(name, input),
+    call: (gone) => (name, input) => client.call(name, input, gone),
     role,
     version,
   });

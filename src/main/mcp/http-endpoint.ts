@@ -61,7 +61,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): (ctx: Context) => Promise<vo
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     ]);
     const server = createHookportMcpServer({
-      call: inProcessCall(deps.service, { role }, deps.log),
+      call: (gone) => inProcessCall(deps.service, { role, gone }, deps.log),
       role,
       version,
     });

@@ -16,6 +16,12 @@ export type ContractCall = <M extends MethodName>(
   input: MethodInput<M>,
 ) => Promise<MethodOutput<M>>;
 
+/**
+ * The contract for one MCP request: `gone` aborts when the client cancels it or disconnects, and
+ * a slow read (a search's first count) is then stopped or never begun, as for an HTTP asker.
+ */
+export type ContractCallFor = (gone: AbortSignal) => ContractCall;
+
 /** A field too large for a text part, handed out as a resource instead. */
 export interface ResourceLink {
   uri: string;

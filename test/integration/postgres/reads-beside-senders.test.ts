@@ -2,7 +2,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/store/open-store.js';
 import { usePostgres } from '../../support/postgres.js';
-import { bearer, postDelivery, startTestRelay } from '../../support/relay.js';
+import { connectStdio, type McpConnection } from '../../support/mcp-client.js';
+import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
 /** More reads than the relay's pool has connections (10). */
@@ -116,4 +117,86 @@ describe('management reads beside the senders (PostgreSQL)', () => {
       await close();
     }
   });
+
+  /** An MCP client asking `search_deliveries` for `q`, which it can leave while it is read. */
+  type McpAsk = (q: string, leave?: AbortSignal) => Promise<number | 'left'>;
+  const overHttp =
+    (relay: TestRelay): McpAsk =>
+    async (q, leave) => {
+      const response = await fetch(`${relay.adminUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${relay.adminToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_deliveries', arguments: { q } },
+        }),
+        ...(leave ? { signal: leave } : {}),
+      }).catch(() => null);
+      if (response === null) return 'left';
+      const answer = (await response.json()) as {
+        result: { structuredContent: { total: number } };
+      };
+      return answer.result.structuredContent.total;
+    };
+  const overStdio =
+    (mcp: McpConnection): McpAsk =>
+    async (q, leave) => {
+      const answer = await mcp.client
+        .callTool(
+          { name: 'search_deliveries', arguments: { q } },
+          undefined,
+          leave ? { signal: leave } : {},
+        )
+        .catch(() => null);
+      if (answer === null) return 'left';
+      return (answer.structuredContent as { total: number }).total;
+    };
+
+  it.each([
+    ['disconnects from /mcp', 'http'],
+    ['cancels through `hookport mcp`', 'stdio'],
+  ] as const)(
+    "stops a search's first count once the MCP client that asked %s",
+    { timeout: 90_000 },
+    async (_, kind) => {
+      const { relay, holder, sessions, close } = await relayBesideLocks();
+      const counting = (): Promise<number> =>
+        sessions("state = 'active' AND query LIKE '%delivery_counts%'");
+      const mcp = kind === 'stdio' ? await connectStdio(relay.adminUrl, relay.adminToken) : null;
+      try {
+        const ask = mcp ? overStdio(mcp) : overHttp(relay);
+        const created = await relay.createWebhook({ name: 'asked' });
+        for (const city of ['Tromsø', 'Oslo']) {
+          const body = JSON.stringify({ city });
+          const sent = await postDelivery(created.ingressUrl, body, bearer(created.secret));
+          expect(sent.status).toBe(202);
+        }
+
+        await holder.query('BEGIN');
+        await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
+        const leave = new AbortController();
+        const asked = ask('tromsø', leave.signal);
+        await waitFor(async () => (await counting()) === 1, 'the count running');
+        leave.abort();
+        expect(await asked).toBe('left');
+        await waitFor(async () => (await counting()) === 0, 'the count stopped', {
+          timeoutMs: 3_000,
+        });
+
+        await holder.query('ROLLBACK');
+        expect(await ask('tromsø')).toBe(1);
+        expect(relay.logs.filter((line) => /\[(mcp|admin)\]/.test(line))).toEqual([]);
+        expect(mcp?.stderr() ?? '').toBe('');
+      } finally {
+        await mcp?.close();
+        await close();
+      }
+    },
+  );
 });
