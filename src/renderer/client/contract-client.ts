@@ -8,8 +8,9 @@ import type { MethodInput, MethodName, MethodOutput } from '../../shared/contrac
 export interface ContractClient {
   readonly transport: 'ipc' | 'http';
   /**
-   * `signal`: the answer is no longer wanted. Over HTTP the request closes and the relay may stop
-   * a long read (PostgreSQL's first count of a common text); the call rejects with its reason.
+   * `signal`: the answer is no longer wanted. The request closes (HTTP) or is left (IPC), and the
+   * relay stops a long read (a search's first count) or never begins it; the call rejects with
+   * the signal's reason.
    */
   call<M extends MethodName>(
     method: M,

@@ -124,6 +124,8 @@ describe('the built desktop main bundle', () => {
 
   it('answers IPC from the app window only, as the manage operator', () => {
     expect(report.ipcChannels).toContain('hookport:invoke:webhooks.create');
+    // A call the window no longer wants is left by a message of its own.
+    expect(report.ipcMessageChannels).toEqual(['hookport:leave']);
     expect(report.ipcFromWindow).toMatchObject({ ok: true, value: { role: 'manage' } });
     for (const refused of [
       report.ipcFromSubframe,

@@ -23,6 +23,7 @@ let trayItems: MenuItem[] = [];
 export const trayMenuItems = (): MenuItem[] => trayItems;
 const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
 const ipcHandlers = new Map<string, Handler>();
+const ipcListeners = new Map<string, Handler>();
 let permissionRequestHandler: Handler | null = null;
 let permissionCheckHandler: Handler | null = null;
 
@@ -110,6 +111,8 @@ export const session = {
 export const ipcMain = {
   handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler),
   removeHandler: (channel: string) => ipcHandlers.delete(channel),
+  on: (channel: string, listener: Handler) => ipcListeners.set(channel, listener),
+  removeListener: (channel: string) => ipcListeners.delete(channel),
 };
 export const dialog = {
   showErrorBox: (title: string, body: string) =>
@@ -193,6 +196,7 @@ async function probe(window: BrowserWindow): Promise<void> {
   report.permissionGranted = granted;
   report.permissionCheck = (permissionCheckHandler as unknown as () => boolean)?.();
   report.ipcChannels = [...ipcHandlers.keys()];
+  report.ipcMessageChannels = [...ipcListeners.keys()];
   const status = ipcHandlers.get('hookport:invoke:relay.status') as unknown as (
     e: unknown,
     i: unknown,
