@@ -24,6 +24,7 @@ interface Report {
   permissionGranted: boolean;
   permissionCheck: boolean;
   ipcChannels: string[];
+  ipcMessageChannels: string[];
   ipcFromWindow: IpcAnswer;
   ipcFromSubframe: IpcAnswer;
   ipcFromForeignPage: IpcAnswer;
