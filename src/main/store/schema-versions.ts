@@ -32,6 +32,7 @@ import { deliveryCounts as postgresDeliveryCounts } from './postgres/migrations/
 import { searchTextChecked as postgresSearchTextChecked } from './postgres/migrations/016-search-text-checked.js';
 import { searchOrder as postgresSearchOrder } from './postgres/migrations/018-search-order.js';
 import { searchTotals as postgresSearchTotals } from './postgres/migrations/020-search-totals.js';
+import { searchTotalsNamedByDigest as postgresSearchTotalsNamedByDigest } from './postgres/migrations/021-search-totals-named-by-digest.js';
 
 /** One schema version: the same change, once for each store. */
 export interface SchemaVersion {
@@ -151,4 +152,11 @@ export const schemaVersions: readonly SchemaVersion[] = [
   // PostgreSQL's kept search totals shared by its relays and kept across restarts; SQLite's
   // relay is the only one on its file, and a first count there takes under a second.
   { version: 20, name: 'search-totals', sqlite: () => undefined, postgres: postgresSearchTotals },
+  // Found by a digest of the search, not its text.
+  {
+    version: 21,
+    name: 'search-totals-named-by-digest',
+    sqlite: () => undefined,
+    postgres: postgresSearchTotalsNamedByDigest,
+  },
 ];

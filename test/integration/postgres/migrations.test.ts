@@ -279,6 +279,21 @@ describe('PostgreSQL migrations', () => {
       (await log.page('wh_bytes', 10, null, { q: bytes.slice(-12) })).items.map((d) => d.id),
     ).toEqual([bytes]);
   });
+
+  it('drop the search totals saved under their search text when version 21 names them by digest', async () => {
+    const { pool } = await postgres.database({ migrate: false });
+    await migratePostgres(
+      pool,
+      schemaVersions.filter((v) => v.version < 21),
+    );
+    await pool.query(`INSERT INTO search_totals (search, kept, used_at) VALUES ($1, '{}', $2)`, [
+      '["wh_secrets",{"q":"ghp_leaked0123456789"}]',
+      Date.now(),
+    ]);
+    expect(await migratePostgres(pool)).toBe(NEWEST);
+    const { rows } = await pool.query('SELECT search FROM search_totals');
+    expect(rows).toEqual([]);
+  });
 });
 
 /**

@@ -94,6 +94,13 @@ describe('a search on PostgreSQL, two relays writing', () => {
     await a.commit(entries(300, t0));
     await a.indexAll();
     expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    // Saved under a digest: the search's text is not kept in the database (version 21).
+    const saved = await pool.query<{ row: string }>(
+      'SELECT search_totals::text AS row FROM search_totals',
+    );
+    expect(saved.rows).toHaveLength(1);
+    expect(saved.rows[0]!.row).toMatch(/^\("?[0-9a-f]{64}"?,/);
+    expect(saved.rows[0]!.row.toLowerCase()).not.toContain('troms');
 
     // b's entries were received (and got their IDs) before a's next ones, and commit after them.
     const late = entries(150, t0 + 1_000);
@@ -291,6 +298,13 @@ describe('a search on PostgreSQL, two relays writing', () => {
     await a.commit(entries(300, t0));
     await a.indexAll();
     expect(await a.log.count(WEBHOOK, only)).toBe((await scan(pool, only)).length);
+    // Saved under a digest: the search's text is not kept in the database (version 21).
+    const saved = await pool.query<{ row: string }>(
+      'SELECT search_totals::text AS row FROM search_totals',
+    );
+    expect(saved.rows).toHaveLength(1);
+    expect(saved.rows[0]!.row).toMatch(/^\("?[0-9a-f]{64}"?,/);
+    expect(saved.rows[0]!.row.toLowerCase()).not.toContain('troms');
 
     // Changed behind the relays' backs (a relay never changes an entry): a relay that counted the
     // log whole would see it; one that starts from the saved total does not.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { KeptTotal, Part } from '../search-total-parts.js';
 import type { Queryable } from './client.js';
@@ -15,6 +16,9 @@ const savedShape = z.object({
   upTo: z.number().int(),
 });
 
+/** A saved total's name: the search's key (its text among it) never stored as it is (version 21). */
+const nameOf = (key: string): string => createHash('sha256').update(key).digest('hex');
+
 /**
  * Kept search totals saved in the database (schema version 20): every relay on it starts from
  * them, also after a restart. Whatever was saved, however old, is a sound base to count on from
@@ -28,7 +32,7 @@ export function savedSearchTotals(q: Queryable, clock: () => number = Date.now) 
   const load = async (key: string): Promise<KeptTotal | undefined> => {
     const { rows } = await q.query<{ kept: unknown }>(
       'SELECT kept FROM search_totals WHERE search = $1',
-      [key],
+      [nameOf(key)],
     );
     const saved = savedShape.safeParse(rows[0]?.kept);
     if (!saved.success) return undefined;
@@ -57,7 +61,7 @@ export function savedSearchTotals(q: Queryable, clock: () => number = Date.now) 
         await on.query(
           `INSERT INTO search_totals (search, kept, used_at) VALUES ($1, $2, $3)
            ON CONFLICT (search) DO UPDATE SET kept = excluded.kept, used_at = excluded.used_at`,
-          [key, json, now],
+          [nameOf(key), json, now],
         );
         if (clean)
           await on.query('DELETE FROM search_totals WHERE used_at < $1', [now - UNUSED_MS]);
