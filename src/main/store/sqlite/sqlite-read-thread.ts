@@ -71,6 +71,7 @@ export class SqliteReadThread {
    * has aborted by its turn.
    */
   read(call: ReadCall, gone?: AbortSignal): Promise<unknown> {
+    if (gone?.aborted) return Promise.reject(new AskerGoneError());
     const running = (this.#running ??= this.#start());
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     return new Promise((resolve, reject) => {
