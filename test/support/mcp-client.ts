@@ -26,6 +26,25 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** One JSON-RPC message POSTed to `/mcp` as it is, without the SDK (a stateless exchange). */
+export function postMcp(
+  adminUrl: string,
+  token: string,
+  message: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${adminUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    ...(signal ? { signal } : {}),
+  });
+}
+
 /** The SDK's own client, over `/mcp` on the admin listener. */
 export async function connectHttp(adminUrl: string, token: string): Promise<McpConnection> {
   const client = new Client({ name: 'hookport-test', version: '1.0.0' });

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAutomation, waitForRun, webhookTrigger } from '../../support/automations.js';
 import { getDelivery } from '../../support/deliveries.js';
-import { connectHttp } from '../../support/mcp-client.js';
+import { connectHttp, postMcp } from '../../support/mcp-client.js';
 import {
   bearer,
   postDelivery,
@@ -113,15 +113,7 @@ describe('mcpForRuns: a command run may search the relay while it runs', () => {
     await expect(connectHttp(relay.adminUrl, recorded.token)).rejects.toThrow(
       'That token is not valid (a run token ends with its run).',
     );
-    const raw = await fetch(`${relay.adminUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${recorded.token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const raw = await postMcp(relay.adminUrl, recorded.token, { method: 'tools/list' });
     expect(raw.status).toBe(401);
     expect(await raw.json()).toMatchObject({
       error: {

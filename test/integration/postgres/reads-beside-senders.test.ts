@@ -2,7 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/store/open-store.js';
 import { usePostgres } from '../../support/postgres.js';
-import { connectStdio, type McpConnection } from '../../support/mcp-client.js';
+import { connectStdio, postMcp, type McpConnection } from '../../support/mcp-client.js';
 import { bearer, postDelivery, startTestRelay, type TestRelay } from '../../support/relay.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -40,12 +40,32 @@ describe('management reads beside the senders (PostgreSQL)', () => {
           )
         ).rows[0]!.n,
       );
+    /**
+     * What `ask` answers, asked while the search's count statement waits on a lock (as a long
+     * count runs) and left once it waits: the statement must be gone within 3 s.
+     */
+    const leftWhileCounting = async <T>(ask: (leave: AbortSignal) => Promise<T>): Promise<T> => {
+      const counting = (): Promise<number> =>
+        sessions("state = 'active' AND query LIKE '%delivery_counts%'");
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
+      const leave = new AbortController();
+      const asked = ask(leave.signal);
+      await waitFor(async () => (await counting()) === 1, 'the count running');
+      leave.abort();
+      const answer = await asked;
+      await waitFor(async () => (await counting()) === 0, 'the count stopped', {
+        timeoutMs: 3_000,
+      });
+      await holder.query('ROLLBACK');
+      return answer;
+    };
     const close = async (): Promise<void> => {
       await holder.end().catch(() => undefined);
       await watcher.end();
       await relay.stop();
     };
-    return { relay, holder, sessions, close };
+    return { relay, holder, sessions, leftWhileCounting, close };
   }
 
   it('answers a sender while every pooled connection waits on a slow read', async () => {
@@ -81,9 +101,7 @@ describe('management reads beside the senders (PostgreSQL)', () => {
   });
 
   it("stops a search's first count on the database once its asker closes the request", async () => {
-    const { relay, holder, sessions, close } = await relayBesideLocks();
-    const counting = (): Promise<number> =>
-      sessions("state = 'active' AND query LIKE '%delivery_counts%'");
+    const { relay, leftWhileCounting, close } = await relayBesideLocks();
     try {
       const created = await relay.createWebhook({ name: 'searched' });
       const uid = created.webhook.uid;
@@ -96,20 +114,10 @@ describe('management reads beside the senders (PostgreSQL)', () => {
       const countUrl = `${relay.adminUrl}/api/webhooks/${uid}/deliveries/count?q=troms%C3%B8`;
       const headers = { authorization: `Bearer ${relay.adminToken}` };
 
-      // The count statement reads the webhook's entry counts: held here, it waits, as a long
-      // count would run.
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
-      const leave = new AbortController();
-      const asked = fetch(countUrl, { headers, signal: leave.signal }).catch(() => 'closed');
-      await waitFor(async () => (await counting()) === 1, 'the count running');
-      leave.abort();
+      const asked = leftWhileCounting((signal) =>
+        fetch(countUrl, { headers, signal }).catch(() => 'closed'),
+      );
       expect(await asked).toBe('closed');
-      await waitFor(async () => (await counting()) === 0, 'the count stopped', {
-        timeoutMs: 3_000,
-      });
-
-      await holder.query('ROLLBACK');
       const answer = await fetch(countUrl, { headers });
       expect(await answer.json()).toEqual({ total: 2 });
       expect(relay.logs.filter((line) => line.includes('[admin]'))).toEqual([]);
@@ -123,21 +131,12 @@ describe('management reads beside the senders (PostgreSQL)', () => {
   const overHttp =
     (relay: TestRelay): McpAsk =>
     async (q, leave) => {
-      const response = await fetch(`${relay.adminUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${relay.adminToken}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'search_deliveries', arguments: { q } },
-        }),
-        ...(leave ? { signal: leave } : {}),
-      }).catch(() => null);
+      const response = await postMcp(
+        relay.adminUrl,
+        relay.adminToken,
+        { method: 'tools/call', params: { name: 'search_deliveries', arguments: { q } } },
+        leave,
+      ).catch(() => null);
       if (response === null) return 'left';
       const answer = (await response.json()) as {
         result: { structuredContent: { total: number } };
@@ -165,9 +164,7 @@ describe('management reads beside the senders (PostgreSQL)', () => {
     "stops a search's first count once the MCP client that asked %s",
     { timeout: 90_000 },
     async (_, kind) => {
-      const { relay, holder, sessions, close } = await relayBesideLocks();
-      const counting = (): Promise<number> =>
-        sessions("state = 'active' AND query LIKE '%delivery_counts%'");
+      const { relay, leftWhileCounting, close } = await relayBesideLocks();
       const mcp = kind === 'stdio' ? await connectStdio(relay.adminUrl, relay.adminToken) : null;
       try {
         const ask = mcp ? overStdio(mcp) : overHttp(relay);
@@ -178,18 +175,7 @@ describe('management reads beside the senders (PostgreSQL)', () => {
           expect(sent.status).toBe(202);
         }
 
-        await holder.query('BEGIN');
-        await holder.query('LOCK TABLE delivery_counts IN ACCESS EXCLUSIVE MODE');
-        const leave = new AbortController();
-        const asked = ask('tromsø', leave.signal);
-        await waitFor(async () => (await counting()) === 1, 'the count running');
-        leave.abort();
-        expect(await asked).toBe('left');
-        await waitFor(async () => (await counting()) === 0, 'the count stopped', {
-          timeoutMs: 3_000,
-        });
-
-        await holder.query('ROLLBACK');
+        expect(await leftWhileCounting((leave) => ask('tromsø', leave))).toBe('left');
         expect(await ask('tromsø')).toBe(1);
         expect(relay.logs.filter((line) => /\[(mcp|admin)\]/.test(line))).toEqual([]);
         expect(mcp?.stderr() ?? '').toBe('');

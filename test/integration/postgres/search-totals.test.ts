@@ -55,6 +55,23 @@ function entries(count: number, t0: number, stepMs = 1): BatchItem[] {
   );
 }
 
+/** Each search finds its number of entries, in a page and a total, queued and then indexed. */
+async function expectFound(
+  pool: PgPool,
+  relay: ReturnType<typeof relayOn>,
+  searches: ReadonlyArray<[string, number]>,
+): Promise<void> {
+  for (const indexed of [false, true]) {
+    if (indexed) await relay.indexAll();
+    for (const [q, n] of searches) {
+      const only = { q };
+      expect((await relay.log.page(WEBHOOK, PAGE, null, only)).items, q).toHaveLength(n);
+      expect(await relay.log.count(WEBHOOK, only), q).toBe(n);
+      expect(await scan(pool, only), q).toHaveLength(n);
+    }
+  }
+}
+
 /** The IDs that match, by reading every entry's own payload: what an exact search must find. */
 async function scan(pool: PgPool, only: DeliveryPageFilter): Promise<string[]> {
   const { rows } = await pool.query<{ id: string; body: Buffer; label: string; at: number }>(
@@ -244,15 +261,7 @@ describe('a search on PostgreSQL, two relays writing', () => {
       ['12345-', 3],
       ['123 45', 0],
     ];
-    for (const indexed of [false, true]) {
-      if (indexed) await relay.indexAll();
-      for (const [q, n] of searches) {
-        const only = { q };
-        expect((await relay.log.page(WEBHOOK, PAGE, null, only)).items).toHaveLength(n);
-        expect(await relay.log.count(WEBHOOK, only)).toBe(n);
-        expect(await scan(pool, only)).toHaveLength(n);
-      }
-    }
+    await expectFound(pool, relay, searches);
   });
 
   it('finds a plain word in any case, through letters that fold into ASCII ones, and around bytes that are not UTF-8', async () => {
@@ -279,15 +288,7 @@ describe('a search on PostgreSQL, two relays writing', () => {
       ['kel', 2],
       ['finnmark', 1],
     ];
-    for (const indexed of [false, true]) {
-      if (indexed) await relay.indexAll();
-      for (const [q, n] of searches) {
-        const only = { q };
-        expect((await relay.log.page(WEBHOOK, PAGE, null, only)).items, q).toHaveLength(n);
-        expect(await relay.log.count(WEBHOOK, only), q).toBe(n);
-        expect(await scan(pool, only), q).toHaveLength(n);
-      }
-    }
+    await expectFound(pool, relay, searches);
   });
 
   it('starts from the total another relay saved, or it saved before a restart, and counts on exactly', async () => {
