@@ -10,6 +10,8 @@ import type { DeliveryPageFilter } from './deliveries.js';
  * rest is deleted is the total counted whole again.
  */
 export const PART_MS = 60 * 60_000;
+/** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
+export const KEPT_SEARCHES = 64;
 /** The oldest hours kept apart: a day of hourly prunes between whole counts. */
 export const HOURS_APART = 24;
 

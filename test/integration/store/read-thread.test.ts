@@ -101,6 +101,24 @@ describe('the SQLite read thread', () => {
     expect(answered.filter((a) => a === `count ${ENTRIES}`)).toHaveLength(12);
   });
 
+  it('answers a search counted before ahead of the first counts waiting', async () => {
+    const now = Date.now();
+    const counted = { q: COMMON, to: now + 50 };
+    await relay.core.store.deliveries.count(webhook.uid, counted);
+    const answered: string[] = [];
+    const firsts = Array.from({ length: 8 }, (_, i) =>
+      relay.core.store.deliveries
+        .count(webhook.uid, { q: COMMON, to: now + 60 + i })
+        .then(() => answered.push(`first ${i}`)),
+    );
+    const again = relay.core.store.deliveries
+      .count(webhook.uid, counted)
+      .then((total) => answered.push(`again ${total}`));
+    await Promise.all([...firsts, again]);
+    // In the order asked it came last; counted on from its kept total, it went second.
+    expect(answered.indexOf(`again ${ENTRIES}`)).toBe(1);
+  });
+
   it("never counts a search's total whose asker has left before its turn", async () => {
     const now = Date.now();
     const left = new AbortController();

@@ -18,9 +18,6 @@ import { firstCountPlan, type FirstCountRule } from './first-count-plan.js';
  */
 const FIRST_COUNTS_AT_ONCE = 3;
 
-/** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
-const KEPT_SEARCHES = 64;
-
 /** The search's hits among the webhook's entries indexed up to `upTo` (migration 18's order). */
 type Kept = totals.KeptTotal;
 
@@ -263,7 +260,7 @@ export function keptSearchTotals(q: Queryable, rule?: FirstCountRule) {
     kept.delete(key);
     kept.set(key, next);
     await saved.save(key, next, on === null);
-    if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
+    if (kept.size > totals.KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     return totals.hitsIn(next.parts) + queuedHits;
   };
 

@@ -6,6 +6,7 @@ import {
   type ReadLane,
   type ThreadRead,
 } from './read-thread-protocol.js';
+import { KEPT_SEARCHES } from '../search-total-parts.js';
 import { READ_IDLE_CLOSE_MS, SqliteReadThread } from './sqlite-read-thread.js';
 
 /**
@@ -16,6 +17,8 @@ import { READ_IDLE_CLOSE_MS, SqliteReadThread } from './sqlite-read-thread.js';
  */
 export class SqliteReadLanes {
   readonly #lanes: Record<ReadLane, SqliteReadThread>;
+  /** The searches the totals' thread has counted, by the thread (its generation) that keeps them. */
+  readonly #counted = new Map<string, number>();
 
   constructor(file: string, idleCloseMs = READ_IDLE_CLOSE_MS) {
     this.#lanes = {
@@ -33,13 +36,38 @@ export class SqliteReadLanes {
         const counted = method === 'count';
         const gone = counted ? (args[2] as AbortSignal | undefined) : undefined;
         const call = { method, args: counted ? args.slice(0, 2) : args } as ReadCall;
-        return this.#lanes[laneOf(call)].read(call, gone);
+        const lane = laneOf(call);
+        if (lane === 'pages') return this.#lanes.pages.read(call, gone);
+        return this.#total(call, gone);
       },
     ]);
     return {
       ...onMain,
       ...(Object.fromEntries(onThread) as Pick<DeliveriesRepository, ThreadRead>),
     };
+  }
+
+  /**
+   * A search's total, ahead of the first counts waiting when the totals' thread has counted it
+   * since it started: it counts on from the total it kept (tens of milliseconds), and the UI asks
+   * again with each live entry, where a first count takes up to a second at a week's scale.
+   */
+  #total(call: ReadCall, gone: AbortSignal | undefined): Promise<unknown> {
+    const thread = this.#lanes['search totals'];
+    const key = JSON.stringify(call.args);
+    const kept = thread.started && this.#counted.get(key) === thread.generation;
+    const answer = thread.read(call, gone, kept);
+    const { generation } = thread;
+    void answer.then(
+      () => {
+        this.#counted.delete(key);
+        this.#counted.set(key, generation);
+        if (this.#counted.size > KEPT_SEARCHES)
+          this.#counted.delete(this.#counted.keys().next().value!);
+      },
+      () => undefined,
+    );
+    return answer;
   }
 
   /** Which threads are up (each closes once idle). */

@@ -4,9 +4,6 @@ import type { SearchWindow } from '../sql/delivery-filter.js';
 import type { Db } from './db.js';
 import { timeWindow } from './search-window.js';
 
-/** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
-const KEPT_SEARCHES = 64;
-
 interface Kept {
   /** The search's hits among the webhook's entries up to `upTo` (rowid), all indexed then. */
   parts: totals.Parts;
@@ -165,7 +162,7 @@ export function keptSearchTotals(
     const { parts, span } = (valid ? countedOn(before) : null) ?? countedWhole();
     kept.delete(key);
     kept.set(key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
-    if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
+    if (kept.size > totals.KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     // The entries past the kept mark: newly written, or still queued for the index.
     return totals.hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
   };

@@ -31,8 +31,9 @@ interface Running {
   answering: { id: number; asked: Asked } | null;
   /**
    * Posted one at a time: a read whose asker has left by its turn (a search the UI no longer
-   * shows, typed on) is dropped, not counted for nobody ahead of the next.
+   * shows, typed on) is dropped, not counted for nobody ahead of the next. `ahead` first.
    */
+  ahead: Asked[];
   queue: Asked[];
   /** Ended: closes once the reads asked are answered. */
   ending: boolean;
@@ -46,6 +47,7 @@ interface Running {
  */
 export class SqliteReadThread {
   #running: Running | null = null;
+  #generation = 0;
   readonly #ending = new Set<Promise<void>>();
   #nextId = 1;
   #idleTimer: NodeJS.Timeout | null = null;
@@ -60,6 +62,11 @@ export class SqliteReadThread {
     return this.#running !== null;
   }
 
+  /** How many threads have started: what one kept in memory, the next has not. */
+  get generation(): number {
+    return this.#generation;
+  }
+
   /** Ends the thread once the reads already asked are answered. */
   async close(): Promise<void> {
     this.#end();
@@ -67,15 +74,15 @@ export class SqliteReadThread {
   }
 
   /**
-   * Answered after every read asked before it; rejected with AskerGoneError, unread, when `gone`
-   * has aborted by its turn.
+   * Answered after every read asked before it (`ahead`: after those asked ahead only); rejected
+   * with AskerGoneError, unread, when `gone` has aborted by its turn.
    */
-  read(call: ReadCall, gone?: AbortSignal): Promise<unknown> {
+  read(call: ReadCall, gone?: AbortSignal, ahead = false): Promise<unknown> {
     if (gone?.aborted) return Promise.reject(new AskerGoneError());
     const running = (this.#running ??= this.#start());
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     return new Promise((resolve, reject) => {
-      running.queue.push({ call, gone, resolve, reject });
+      (ahead ? running.ahead : running.queue).push({ call, gone, resolve, reject });
       // A CLI that awaits a read must not exit before its answer; an idle thread keeps nothing up.
       running.worker.ref();
       this.#postNext(running);
@@ -85,7 +92,8 @@ export class SqliteReadThread {
   /** The next read whose asker is still there, once the thread has answered the last. */
   #postNext(running: Running): void {
     if (running.answering) return;
-    for (let asked = running.queue.shift(); asked; asked = running.queue.shift()) {
+    const next = (): Asked | undefined => running.ahead.shift() ?? running.queue.shift();
+    for (let asked = next(); asked; asked = next()) {
       if (asked.gone?.aborted) {
         asked.reject(new AskerGoneError());
         continue;
@@ -122,7 +130,8 @@ export class SqliteReadThread {
       resourceLimits: THREAD_LIMITS,
     });
     worker.unref();
-    const running: Running = { worker, answering: null, queue: [], ending: false };
+    this.#generation++;
+    const running: Running = { worker, answering: null, ahead: [], queue: [], ending: false };
     let crash: Error | null = null;
     worker.on('message', (message: FromReadThread) => {
       if (message.type === 'closed') return;
@@ -151,8 +160,13 @@ export class SqliteReadThread {
       worker.once('exit', (code) => {
         if (this.#running === running) this.#running = null;
         const stopped = crash ?? new Error(`the SQLite read thread stopped (exit code ${code})`);
-        const held = [...(running.answering ? [running.answering.asked] : []), ...running.queue];
+        const held = [
+          ...(running.answering ? [running.answering.asked] : []),
+          ...running.ahead,
+          ...running.queue,
+        ];
         running.answering = null;
+        running.ahead = [];
         running.queue = [];
         for (const { reject } of held) reject(stopped);
         resolve();
