@@ -11,7 +11,18 @@ import type { DeliveryPageFilter } from './deliveries.js';
  */
 export const PART_MS = 60 * 60_000;
 /** Searches whose totals are kept (the latest used): a list, its pages, a few filters beside. */
-export const KEPT_SEARCHES = 64;
+const KEPT_SEARCHES = 64;
+
+/** A search's name among the kept totals: the webhook and its filters. */
+export const searchKey = (webhookUid: string, only: DeliveryPageFilter): string =>
+  JSON.stringify([webhookUid, only]);
+
+/** `value` kept for `key` as the latest used, the least recently used past KEPT_SEARCHES let go. */
+export function keepLatest<V>(kept: Map<string, V>, key: string, value: V): void {
+  kept.delete(key);
+  kept.set(key, value);
+  if (kept.size > KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
+}
 /** The oldest hours kept apart: a day of hourly prunes between whole counts. */
 export const HOURS_APART = 24;
 

@@ -257,10 +257,8 @@ export function keptSearchTotals(q: Queryable, rule?: FirstCountRule) {
         ? null
         : await withOneSnapshot(q, (snapshot) => countedOn(snapshot, webhookUid, only, before));
     const { queuedHits, ...next } = on ?? (await first(webhookUid, only, gone));
-    kept.delete(key);
-    kept.set(key, next);
+    totals.keepLatest(kept, key, next);
     await saved.save(key, next, on === null);
-    if (kept.size > totals.KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
     return totals.hitsIn(next.parts) + queuedHits;
   };
 
@@ -276,7 +274,7 @@ export function keptSearchTotals(q: Queryable, rule?: FirstCountRule) {
     only: DeliveryPageFilter,
     gone?: AbortSignal,
   ): Promise<number> => {
-    const key = JSON.stringify([webhookUid, only]);
+    const key = totals.searchKey(webhookUid, only);
     const ahead = counting.get(key)?.catch(() => undefined);
     const mine = ahead
       ? ahead.then(() => total(key, webhookUid, only, gone))

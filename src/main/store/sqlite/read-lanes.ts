@@ -1,4 +1,4 @@
-import type { DeliveriesRepository } from '../deliveries.js';
+import type { DeliveriesRepository, DeliveryPageFilter } from '../deliveries.js';
 import {
   laneOf,
   THREAD_READS,
@@ -6,7 +6,7 @@ import {
   type ReadLane,
   type ThreadRead,
 } from './read-thread-protocol.js';
-import { KEPT_SEARCHES } from '../search-total-parts.js';
+import { keepLatest, searchKey } from '../search-total-parts.js';
 import { READ_IDLE_CLOSE_MS, SqliteReadThread } from './sqlite-read-thread.js';
 
 /**
@@ -54,17 +54,13 @@ export class SqliteReadLanes {
    */
   #total(call: ReadCall, gone: AbortSignal | undefined): Promise<unknown> {
     const thread = this.#lanes['search totals'];
-    const key = JSON.stringify(call.args);
+    const [webhookUid, only = {}] = call.args as [string, DeliveryPageFilter?];
+    const key = searchKey(webhookUid, only);
     const kept = thread.started && this.#counted.get(key) === thread.generation;
     const answer = thread.read(call, gone, kept);
     const { generation } = thread;
     void answer.then(
-      () => {
-        this.#counted.delete(key);
-        this.#counted.set(key, generation);
-        if (this.#counted.size > KEPT_SEARCHES)
-          this.#counted.delete(this.#counted.keys().next().value!);
-      },
+      () => keepLatest(this.#counted, key, generation),
       () => undefined,
     );
     return answer;

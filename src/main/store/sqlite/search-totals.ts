@@ -153,16 +153,14 @@ export function keptSearchTotals(
       return { parts: totals.partsOf(hits, now), span };
     };
 
-    const key = JSON.stringify([webhookUid, only]);
+    const key = totals.searchKey(webhookUid, only);
     const before = kept.get(key);
     const valid =
       before !== undefined &&
       upTo >= before.upTo &&
       (lastAt.get(before.upTo) ?? null) === before.last;
     const { parts, span } = (valid ? countedOn(before) : null) ?? countedWhole();
-    kept.delete(key);
-    kept.set(key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
-    if (kept.size > totals.KEPT_SEARCHES) kept.delete(kept.keys().next().value!);
+    totals.keepLatest(kept, key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
     // The entries past the kept mark: newly written, or still queued for the index.
     return totals.hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
   };
