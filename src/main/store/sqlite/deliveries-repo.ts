@@ -3,6 +3,7 @@ import { countByPartsCall, countCall, deliveriesCalls, pageCall } from '../sql/d
 import type { DeliveryDialect } from '../sql/delivery-filter.js';
 import type { Sync } from '../store.js';
 import type { Db } from './db.js';
+import type { SavedTotals } from './saved-totals.js';
 import { sqliteDialect, sqliteKnownHitsDialect, sqliteRareSearchDialect } from './dialect.js';
 import { queriesOn, sqliteRepository } from './queries.js';
 import { readSnapshot } from './read-snapshot.js';
@@ -15,9 +16,12 @@ import { windowedPages } from './search-window.js';
  * one statement, prepared on first use; a search the index says is rare takes the statements its
  * own rows drive, by the hits its plan found while the index is unchanged (search-plan.ts). A
  * common one reads its page from a window of the webhook's newest entries (search-window.ts) and
- * keeps its exact total (search-totals.ts).
+ * keeps its exact total (search-totals.ts), saved too where `saved` is given (the totals' thread).
  */
-export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
+export function createDeliveriesRepository(
+  db: Db,
+  saved?: SavedTotals,
+): Sync<DeliveriesRepository> {
   const walked = sqliteRepository(db, deliveriesCalls(sqliteDialect));
   const queries = queriesOn(db);
   const snapshot = readSnapshot(db);
@@ -28,6 +32,7 @@ export function createDeliveriesRepository(db: Db): Sync<DeliveriesRepository> {
     (uid, only, window) => queries.run(countCall(sqliteDialect, uid, only, window)),
     (uid, only, span, window) =>
       queries.run(countByPartsCall(sqliteDialect, uid, only, span, window)),
+    saved,
   );
   /** The statements a rare search's own rows drive; null for a common one. */
   const rareDialect = (q: string): DeliveryDialect | null => {

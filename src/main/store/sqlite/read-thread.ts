@@ -8,6 +8,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openReadConnection, type Db } from './db.js';
 import { createDeliveriesRepository } from './deliveries-repo.js';
+import { savedSearchTotals } from './saved-totals.js';
 import type {
   FromReadThread,
   ReadCall,
@@ -23,11 +24,14 @@ const { file } = workerData as ReadThreadData;
 
 /** Answers reads on `db` until told to close. */
 function serve(db: Db, port: MessagePort): void {
-  const deliveries = createDeliveriesRepository(db);
+  // Opened by the first search total read here: the pages' thread never saves one.
+  const saved = savedSearchTotals(file);
+  const deliveries = createDeliveriesRepository(db, saved);
   const answer = ({ method, args }: ReadCall): unknown =>
     (deliveries[method] as (...a: ReadCall['args']) => unknown)(...args);
   port.on('message', (message: ToReadThread) => {
     if (message.type === 'close') {
+      saved.close();
       db.close();
       send({ type: 'closed' });
       return port.close();

@@ -39,6 +39,9 @@ export function prepareIndexFile(file: string): void {
       );
       CREATE TABLE IF NOT EXISTS delivery_search_rebuilt (upto INTEGER NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS delivery_search_ahead (delivery_rowid INTEGER PRIMARY KEY) STRICT;
+      CREATE TABLE IF NOT EXISTS search_totals (
+        search TEXT PRIMARY KEY, kept TEXT NOT NULL, used_at INTEGER NOT NULL
+      ) STRICT;
       INSERT INTO delivery_search_rebuilt (upto)
         SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM delivery_search_rebuilt);
     `);

@@ -2,6 +2,8 @@ import type { DeliveryPageFilter } from '../deliveries.js';
 import * as totals from '../search-total-parts.js';
 import type { SearchWindow } from '../sql/delivery-filter.js';
 import type { Db } from './db.js';
+import type { SavedTotals } from './saved-totals.js';
+import type { SavedTotal } from '../saved-totals.js';
 import { timeWindow } from './search-window.js';
 
 interface Kept {
@@ -30,7 +32,9 @@ type Count<T> = (webhookUid: string, only: DeliveryPageFilter, window?: SearchWi
  *   whole. Entries still queued are never kept: the queue's scan folds ASCII case only, the
  *   index all of Unicode, so such an entry is counted again each time until it is indexed.
  * Each total is one read transaction (one snapshot). A time range also narrows what is counted
- * to the rowids received in it (search-window.ts).
+ * to the rowids received in it (search-window.ts). Totals are saved too (`saved`, on the totals'
+ * read thread): counted on from after the thread's idle close or a restart, each checked as
+ * above.
  */
 export function keptSearchTotals(
   db: Db,
@@ -41,6 +45,7 @@ export function keptSearchTotals(
     span: totals.Span,
     window?: SearchWindow,
   ) => totals.ByPart,
+  saved?: SavedTotals,
 ) {
   const kept = new Map<string, Kept>();
   const inTime = timeWindow(db);
@@ -154,13 +159,16 @@ export function keptSearchTotals(
     };
 
     const key = totals.searchKey(webhookUid, only);
-    const before = kept.get(key);
+    const before = kept.get(key) ?? keptFrom(saved?.load(key));
     const valid =
       before !== undefined &&
       upTo >= before.upTo &&
       (lastAt.get(before.upTo) ?? null) === before.last;
-    const { parts, span } = (valid ? countedOn(before) : null) ?? countedWhole();
-    totals.keepLatest(kept, key, { parts, span, upTo, last: lastAt.get(upTo) ?? null });
+    const on = valid ? countedOn(before) : null;
+    const { parts, span } = on ?? countedWhole();
+    const next = { parts, span, upTo, last: lastAt.get(upTo) ?? null };
+    totals.keepLatest(kept, key, next);
+    saved?.save(key, next, on === null);
     // The entries past the kept mark: newly written, or still queued for the index.
     return totals.hitsIn(parts) + (upTo < top ? within(count, 0, upTo + 1, undefined) : 0);
   };
@@ -168,6 +176,10 @@ export function keptSearchTotals(
   return (webhookUid: string, only: DeliveryPageFilter): number =>
     db.transaction(() => total(webhookUid, only)).deferred();
 }
+
+/** A saved total as kept; one saved without the log's last entry is not (rowids are reused). */
+const keptFrom = (saved: SavedTotal | undefined): Kept | undefined =>
+  saved?.last === undefined ? undefined : { ...saved, last: saved.last };
 
 /** `read` of the rowids in [from, to] (undefined: open), within the time range's too. */
 function readWithin<T>(
