@@ -119,6 +119,30 @@ describe('the SQLite read thread', () => {
     expect(answered.indexOf(`again ${ENTRIES}`)).toBe(1);
   });
 
+  it('answers a search counted before its thread closed ahead too: the next thread counts on from the saved total', async () => {
+    const reads = new SqliteReadLanes(db.name, 20);
+    const deliveries = reads.deliveries({} as DeliveriesRepository);
+    try {
+      const now = Date.now();
+      const counted = { q: COMMON, to: now + 40 };
+      await expect(deliveries.count(webhook.uid, counted)).resolves.toBe(ENTRIES);
+      await vi.waitFor(() => expect(reads.started).toEqual([]), { timeout: 10_000 });
+      const answered: string[] = [];
+      const firsts = Array.from({ length: 8 }, (_, i) =>
+        deliveries
+          .count(webhook.uid, { q: COMMON, to: now + 41 + i })
+          .then(() => answered.push(`first ${i}`)),
+      );
+      const again = deliveries
+        .count(webhook.uid, counted)
+        .then((total) => answered.push(`again ${total}`));
+      await Promise.all([...firsts, again]);
+      expect(answered.indexOf(`again ${ENTRIES}`)).toBe(1);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it("never counts a search's total whose asker has left before its turn", async () => {
     const now = Date.now();
     const left = new AbortController();

@@ -12,13 +12,13 @@ import { READ_IDLE_CLOSE_MS, SqliteReadThread } from './sqlite-read-thread.js';
 /**
  * The delivery log's reads that walk many entries, on two read threads (read-thread-protocol.ts's
  * `laneOf`): one for pages and plain counts, one for the totals of searches. Each starts with its
- * first read and closes once idle on its own; the totals a thread keeps (search-totals.ts) are
- * kept by the one that counts them.
+ * first read and closes once idle on its own; the totals' thread saves the totals it keeps
+ * (saved-totals.ts), so the next one counts on from them.
  */
 export class SqliteReadLanes {
   readonly #lanes: Record<ReadLane, SqliteReadThread>;
-  /** The searches the totals' thread has counted, by the thread (its generation) that keeps them. */
-  readonly #counted = new Map<string, number>();
+  /** The searches the totals' thread has counted (and saved: a thread started since loads them). */
+  readonly #counted = new Map<string, true>();
 
   constructor(file: string, idleCloseMs = READ_IDLE_CLOSE_MS) {
     this.#lanes = {
@@ -48,19 +48,16 @@ export class SqliteReadLanes {
   }
 
   /**
-   * A search's total, ahead of the first counts waiting when the totals' thread has counted it
-   * since it started: it counts on from the total it kept (tens of milliseconds), and the UI asks
-   * again with each live entry, where a first count takes up to a second at a week's scale.
+   * A search's total, ahead of the first counts waiting when the totals' thread has counted it:
+   * it counts on from the total it kept or saved (tens of milliseconds), and the UI asks again
+   * with each live entry, where a first count takes up to a second at a week's scale.
    */
   #total(call: ReadCall, gone: AbortSignal | undefined): Promise<unknown> {
-    const thread = this.#lanes['search totals'];
     const [webhookUid, only = {}] = call.args as [string, DeliveryPageFilter?];
     const key = searchKey(webhookUid, only);
-    const kept = thread.started && this.#counted.get(key) === thread.generation;
-    const answer = thread.read(call, gone, kept);
-    const { generation } = thread;
+    const answer = this.#lanes['search totals'].read(call, gone, this.#counted.has(key));
     void answer.then(
-      () => keepLatest(this.#counted, key, generation),
+      () => keepLatest(this.#counted, key, true),
       () => undefined,
     );
     return answer;

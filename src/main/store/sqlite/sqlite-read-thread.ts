@@ -47,7 +47,6 @@ interface Running {
  */
 export class SqliteReadThread {
   #running: Running | null = null;
-  #generation = 0;
   readonly #ending = new Set<Promise<void>>();
   #nextId = 1;
   #idleTimer: NodeJS.Timeout | null = null;
@@ -60,11 +59,6 @@ export class SqliteReadThread {
   /** Whether a thread is up (it closes once idle). */
   get started(): boolean {
     return this.#running !== null;
-  }
-
-  /** How many threads have started: what one kept in memory, the next has not. */
-  get generation(): number {
-    return this.#generation;
   }
 
   /** Ends the thread once the reads already asked are answered. */
@@ -130,7 +124,6 @@ export class SqliteReadThread {
       resourceLimits: THREAD_LIMITS,
     });
     worker.unref();
-    this.#generation++;
     const running: Running = { worker, answering: null, ahead: [], queue: [], ending: false };
     let crash: Error | null = null;
     worker.on('message', (message: FromReadThread) => {
