@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countByPartsCall, countCall } from '../../../src/main/store/sql/deliveries.js';
@@ -7,8 +8,7 @@ import type { Db } from '../../../src/main/store/sqlite/db.js';
 import { sqliteDialect } from '../../../src/main/store/sqlite/dialect.js';
 import { queriesOn } from '../../../src/main/store/sqlite/queries.js';
 import { createRetention } from '../../../src/main/store/sqlite/retention.js';
-import { savedSearchTotals } from '../../../src/main/store/sqlite/saved-totals.js';
-import { indexFileOf } from '../../../src/main/store/sqlite/search-index-file.js';
+import { savedSearchTotals, totalsFileOf } from '../../../src/main/store/sqlite/saved-totals.js';
 import { keptSearchTotals } from '../../../src/main/store/sqlite/search-totals.js';
 import { sqliteDbOf } from '../../../src/main/store/sqlite/sqlite-store.js';
 import { indexAll } from '../../support/index-all.js';
@@ -28,7 +28,7 @@ const ENTRIES = 4_000;
 const PAST_RETENTION = 1_000;
 
 /**
- * SQLite's kept totals saved in the search index file (sqlite/saved-totals.ts): the totals' read
+ * SQLite's kept totals saved in a file beside the relay's (sqlite/saved-totals.ts): the totals' read
  * thread closes after 5 idle minutes and a relay restarts, and a common text's first count
  * (half a second at two million entries) had been made again after either.
  */
@@ -71,7 +71,7 @@ describe('search totals saved on SQLite', () => {
   };
 
   const savedRows = (): Array<{ search: string; kept: string }> => {
-    const index = new Database(indexFileOf(db.name), { readonly: true });
+    const index = new Database(totalsFileOf(db.name), { readonly: true });
     try {
       return index.prepare('SELECT search, kept FROM search_totals').all() as Array<{
         search: string;
@@ -170,7 +170,7 @@ describe('search totals saved on SQLite', () => {
     expect(reused.reads.whole).toBe(1);
 
     // A saved row that cannot be read back is counted from scratch, exactly.
-    const index = new Database(indexFileOf(db.name));
+    const index = new Database(totalsFileOf(db.name));
     index.prepare(`UPDATE search_totals SET kept = '{"parts":"torn'`).run();
     index.close();
     const torn = thread();
@@ -192,6 +192,14 @@ describe('search totals saved on SQLite', () => {
     const rows = savedRows();
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => r.kept).join()).not.toContain('lyon');
+    // Owner-only, as the relay's other files.
+    const files = readdirSync(dataDir).filter((name) => name.startsWith('hookport.totals.'));
+    expect(files.sort()).toEqual([
+      'hookport.totals.sqlite',
+      'hookport.totals.sqlite-shm',
+      'hookport.totals.sqlite-wal',
+    ]);
+    for (const name of files) expect(statSync(join(dataDir, name)).mode & 0o777, name).toBe(0o600);
 
     await relay.stop();
     relay = await startTestRelay({ dataDir });

@@ -1,15 +1,12 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { saveSchedule, savedFrom, savedJson, savedNameOf, UNUSED_MS } from '../saved-totals.js';
 import type { SavedTotal } from '../saved-totals.js';
 import type { Db } from './db.js';
-import { indexFileOf } from './search-index-file.js';
+import { fileBeside } from './file-beside.js';
 
-/**
- * How long a save waits for the index file's write lock, which the index thread holds through
- * its batches and merges: on the totals' thread only, and a save that gives up is tried again by
- * the search's next count.
- */
-const SAVE_WAIT_MS = 200;
+/** How long a save or a load waits for another totals' thread (one closing as the next starts). */
+const WAIT_MS = 200;
 
 /** Saved totals as search-totals.ts reads and writes them (sync: on the totals' read thread). */
 export interface SavedTotals {
@@ -18,25 +15,45 @@ export interface SavedTotals {
   close(): void;
 }
 
+/** `hookport.sqlite` → `hookport.totals.sqlite`. */
+export const totalsFileOf = (file: string): string => fileBeside(file, 'totals');
+
 /**
- * Kept search totals saved in the search index file (`search_totals`, made by
- * prepareIndexFile): the totals' read thread keeps them in memory and closes after 5 idle
- * minutes, and a relay restarts; either had meant a first count again (half a second for a
- * common text at two million entries). In the index file, beside the hits they count: a file
- * rebuilt from scratch queues every entry again, and takes the totals with it. Its own
- * connection, opened on first use: the read thread's is read-only.
+ * Kept search totals saved (../saved-totals.ts) in a file of their own beside the relay's,
+ * written by the totals' read thread alone: that thread keeps them in memory and closes after 5
+ * idle minutes, and a relay restarts; either had meant a first count again (half a second for a
+ * common text at two million entries). Not in the relay's file, whose write lock the senders'
+ * commits wait for, nor in the index file, whose thread reads and then writes in one transaction
+ * and would fail on a commit of another connection between the two. A total counts entries of the
+ * relay's file, whatever the index file holds, and search-totals.ts checks each part against that
+ * file (a restored or replaced one included: the entry at its mark differs). A schema version that
+ * changes what a search matches must delete this file's rows. Opened on first use: the read
+ * thread's own connection is read-only, and the pages' thread never saves a total.
  */
 export function savedSearchTotals(file: string, clock: () => number = Date.now): SavedTotals {
   const schedule = saveSchedule(clock);
   let opened: ReturnType<typeof open> | null = null;
 
   function open() {
-    const db: Db = new Database(indexFileOf(file));
-    db.pragma(`busy_timeout = ${SAVE_WAIT_MS}`);
-    // Lost in a crash, a total is counted again: no sync per save. Checkpoints stay with the
-    // index thread, which writes this file's bulk: a save must not run one of its WAL.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('wal_autocheckpoint = 0');
+    const path = totalsFileOf(file);
+    // Owner-only from its first byte, as the relay's files (SQLite gives its -wal and -shm the
+    // same mode); one an earlier start left readable is tightened.
+    closeSync(openSync(path, 'a', 0o600));
+    for (const each of [path, `${path}-wal`, `${path}-shm`]) {
+      if (existsSync(each)) chmodSync(each, 0o600);
+    }
+    const db: Db = new Database(path);
+    try {
+      db.pragma(`busy_timeout = ${WAIT_MS}`);
+      db.pragma('journal_mode = WAL');
+      // Lost in a crash, a total is counted again: no sync per save.
+      db.pragma('synchronous = NORMAL');
+      db.exec(`CREATE TABLE IF NOT EXISTS search_totals (
+        search TEXT PRIMARY KEY, kept TEXT NOT NULL, used_at INTEGER NOT NULL) STRICT`);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     return {
       db,
       read: db.prepare<[string], string>('SELECT kept FROM search_totals WHERE search = ?').pluck(),
@@ -54,7 +71,7 @@ export function savedSearchTotals(file: string, clock: () => number = Date.now):
       try {
         return savedFrom(on().read.get(savedNameOf(key)));
       } catch {
-        // Unreadable (a file made before the table, say): counted from scratch, as unsaved.
+        // Unreadable (the file cannot be opened, say): counted from scratch, as unsaved.
         return undefined;
       }
     },
@@ -69,7 +86,7 @@ export function savedSearchTotals(file: string, clock: () => number = Date.now):
         })();
         schedule.saved(key, due.now);
       } catch {
-        // Not saved (the index thread held the file): counted on from memory until the next try.
+        // Not saved (the disk full, say): counted on from memory, saved at the next try.
       }
     },
     close: () => opened?.db.close(),

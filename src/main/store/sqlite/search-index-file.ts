@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
+import { fileBeside } from './file-beside.js';
 
 /** The schema the relay's connections see the index file under (`search.delivery_search`). */
 export const INDEX_SCHEMA = 'search';
@@ -9,11 +10,7 @@ export const INDEX_SCHEMA = 'search';
  * The search index's own file, beside the relay's: `hookport.sqlite` → `hookport.search.sqlite`
  * (with its own -wal and -shm). It holds only what can be rebuilt from the relay's file.
  */
-export function indexFileOf(file: string): string {
-  const dot = file.lastIndexOf('.');
-  const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-  return dot > slash ? `${file.slice(0, dot)}.search${file.slice(dot)}` : `${file}.search`;
-}
+export const indexFileOf = (file: string): string => fileBeside(file, 'search');
 
 /**
  * Creates the index file's tables if they are missing. `delivery_search_rebuilt`: how far the
@@ -39,9 +36,6 @@ export function prepareIndexFile(file: string): void {
       );
       CREATE TABLE IF NOT EXISTS delivery_search_rebuilt (upto INTEGER NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS delivery_search_ahead (delivery_rowid INTEGER PRIMARY KEY) STRICT;
-      CREATE TABLE IF NOT EXISTS search_totals (
-        search TEXT PRIMARY KEY, kept TEXT NOT NULL, used_at INTEGER NOT NULL
-      ) STRICT;
       INSERT INTO delivery_search_rebuilt (upto)
         SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM delivery_search_rebuilt);
     `);
