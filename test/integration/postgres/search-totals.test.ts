@@ -9,6 +9,11 @@ import { createPostgresRetention } from '../../../src/main/store/postgres/retent
 import { createPostgresSearchIndex } from '../../../src/main/store/postgres/search-index.js';
 import { savedSearchTotals } from '../../../src/main/store/postgres/saved-totals.js';
 import { keptSearchTotals } from '../../../src/main/store/postgres/search-totals.js';
+import {
+  firstCountPlan,
+  type FirstCountRule,
+} from '../../../src/main/store/postgres/first-count-plan.js';
+import { postgresScanDialect } from '../../../src/main/store/postgres/dialect.js';
 import { spanFrom } from '../../../src/main/store/search-total-parts.js';
 import { usePostgres } from '../../support/postgres.js';
 import { accepted, freshEpoch, rejected } from '../../support/store-seeds.js';
@@ -359,7 +364,8 @@ describe('a search on PostgreSQL, two relays writing', () => {
     // a common text over 40 of them is then counted row by row, over the whole log through the
     // indexes with its hits joined by a hash, and a rare one (a single payload) through the
     // indexes with each hit looked up.
-    const rule = { most: 10, probe: 20, hashedFrom: 50 };
+    // No text's payloads scanned (the test below).
+    const rule = { most: 10, probe: 20, hashedFrom: 50, scannedFrom: Infinity };
     const searches: DeliveryPageFilter[] = [
       { q: 'tromsø', from: t0 + 380 },
       { q: 'TROMSØ', labels: ['Accepted'], from: t0 + 360 },
@@ -377,6 +383,91 @@ describe('a search on PostgreSQL, two relays writing', () => {
       expect(await keptSearchTotals(pool, rule)(WEBHOOK, only)).toBe(expected);
       await pool.query('DELETE FROM search_totals');
       expect(await keptSearchTotals(pool)(WEBHOOK, only)).toBe(expected);
+    }
+  });
+
+  /** Whether a first count of `q` scans every payload (postgresScanDialect), not its candidates. */
+  const scansPayloads = async (pool: PgPool, rule: FirstCountRule, q: string): Promise<boolean> => {
+    const how = await firstCountPlan(pool, rule)(WEBHOOK, { q });
+    return how !== 'rows' && how.dialect.holds === postgresScanDialect.holds;
+  };
+
+  it('scans every payload for the first count of an ASCII text but i and k in most of them, and counts as the indexes do', async () => {
+    const { pool } = await postgres.database();
+    const relay = relayOn(pool);
+    const t0 = freshEpoch();
+    const bodies = [
+      '{"event":"DEPLOY","env":"prod"}',
+      '{"event":"deploy"}',
+      '{"event":"Deploy-7","note":"deplo y"}',
+      '{"unit":"\u212AELVIN"}', // the Kelvin sign, folded into `k`
+      '{"unit":"kelvin"}',
+      '{"city":"\u0130STANBUL"}', // İ, folded into `i` and a combining dot
+      'SALE 50%_OFF\\now',
+      'SALE 50xyOFFnow', // what `50%_off\now` would match as a LIKE pattern
+      '{"pct":"5%"}',
+      '{"a_b":1}',
+      '{"axb":1}',
+    ];
+    const items = bodies.map((body, i) => accepted(WEBHOOK, t0 + i, body));
+    // Bytes that are not UTF-8 around the text, and a NUL: never found.
+    for (const [i, bytes] of [
+      [0x44, 0x45, 0x50, 0x4c, 0x4f, 0x59, 0xff],
+      [0x64, 0x65, 0x70, 0x6c, 0x6f, 0x79, 0x00],
+    ].entries()) {
+      const binary = accepted(WEBHOOK, t0 + bodies.length + i, '');
+      if (binary.kind === 'accept') binary.item.body = Buffer.from(bytes);
+      items.push(binary);
+    }
+    await relay.commit(items);
+    await relay.indexAll();
+    // One queued: its arm reads it as before.
+    await relay.commit([accepted(WEBHOOK, t0 + 100, '{"event":"DePloY"}')]);
+    await pool.query('ANALYZE payloads');
+    // Every search through the indexes with its hits joined by a hash, and so, when it can be,
+    // with every payload scanned.
+    const everyScan = { most: 0, probe: 20, hashedFrom: 0, scannedFrom: 0 };
+    const searches: Array<[string, number, boolean]> = [
+      ['deploy', 4, true],
+      ['DEPLOY', 4, true],
+      ['"event":"deploy', 4, true],
+      ['elv', 2, true],
+      ['ELV', 2, true],
+      ['stanbul', 1, true],
+      ['50%_off\\now', 1, true],
+      ['50%', 1, true],
+      ['\\', 1, true],
+      ['a_b', 1, true],
+      ['deplo y', 1, true],
+      // Each holds `k` or `i`, or folds into them: through the folded texts.
+      ['kelvin', 2, false],
+      ['\u212Aelvin', 2, false],
+      ['KELVIN"', 2, false],
+      ['\u0130stanbul', 1, false],
+      ['istanbul', 0, false],
+      ['Tromsø', 0, false],
+    ];
+    for (const [q, n, scanned] of searches) {
+      expect(await scansPayloads(pool, everyScan, q), q).toBe(scanned);
+      for (const rule of [everyScan, { ...everyScan, scannedFrom: Infinity }, undefined]) {
+        await pool.query('DELETE FROM search_totals');
+        expect(await keptSearchTotals(pool, rule)(WEBHOOK, { q }), q).toBe(n);
+      }
+    }
+
+    // By the rule a relay keeps: a text in most payloads scanned, a rarer one not.
+    await relay.commit(entries(400, t0 + 1_000));
+    await relay.indexAll();
+    await pool.query('ANALYZE payloads');
+    const rule = { most: 10, probe: 20, hashedFrom: 50, scannedFrom: 1 / 2 };
+    for (const [q, scanned] of [
+      ['{"C', true],
+      ['7}', false],
+    ] as const) {
+      expect(await scansPayloads(pool, rule, q), q).toBe(scanned);
+      await pool.query('DELETE FROM search_totals');
+      const expected = (await scan(pool, { q })).length;
+      expect(await keptSearchTotals(pool, rule)(WEBHOOK, { q }), q).toBe(expected);
     }
   });
 

@@ -25,6 +25,15 @@ const NON_LETTERS = /[\x20-\x40\x5b-\x60\x7b-\x7e]+/g;
 const ASCII_BUT_I_K = /[\x20-\x68\x6a\x6c-\x7e]+/g;
 
 /**
+ * The search lowered, when it is ASCII_BUT_I_K whole: a payload's folded text then holds it
+ * exactly when its text with only its ASCII letters lowered does (null: otherwise).
+ */
+function asciiLowered(text: string): string | null {
+  const lowered = text.toLowerCase();
+  return lowered !== '' && lowered.replace(ASCII_BUT_I_K, '') === '' ? lowered : null;
+}
+
+/**
  * A payload (`body`, `utf8` its columns) holds the search (`full`): first tested for a run of
  * it, where the search has one, more cheaply than by folding the payload. A CASE keeps its order
  * (a WHERE's conditions may be reordered) and no bytes that are not UTF-8 reach `convert_from`.
@@ -75,7 +84,7 @@ const eachRowHolds = (like: (field: string) => string, payload: (p: string) => s
  * join, not at the payloads' scan) keeps them out, and Tromsø's first count took 9–12 s, not 6–7.
  */
 const holdsText =
-  (scoped: boolean): DeliveryDialect['holds'] =>
+  (scoped: boolean, scanned = false): DeliveryDialect['holds'] =>
   (bind, text, webhookUid, window) => {
     const pattern = bind(likeSubstring(text));
     const like = (field: string): string => `${field} LIKE hookport_fold(${pattern})`;
@@ -84,8 +93,16 @@ const holdsText =
     const fields = ['s.id', 's.identity', 's.event_type', 's.summary']
       .map((f) => like(`hookport_fold(${f})`))
       .join(' OR ');
+    const lowered = scanned ? asciiLowered(text) : null;
     // Version 16: the UTF-8 checked when the payload was written, no subtransaction per row here.
-    const payload = like('hookport_search_text(p.body, p.utf8)');
+    // Scanned: no bytes that are not UTF-8 reach convert_from; a LIKE, as the planner estimates it
+    // (tens of rows), keeps the hashed join's workers sharing the scan: `strpos(…) > 0` (a third
+    // of the payloads) had each of them read every payload, 1.2 s.
+    const payload =
+      lowered === null
+        ? like('hookport_search_text(p.body, p.utf8)')
+        : `lower(convert_from(CASE WHEN p.utf8 THEN p.body END, 'UTF8') COLLATE "C")
+             LIKE ${bind(likeSubstring(lowered))}`;
     const webhookSince = (w: string, oldest: string): string =>
       `${w}.webhook_uid = ${webhookUid} AND ${w}.id >= (${oldest})`;
     const queuedEntries = scoped
@@ -125,4 +142,19 @@ export const postgresDialect: DeliveryDialect = {
 export const postgresParallelDialect: DeliveryDialect = {
   ...postgresDialect,
   holds: holdsText(false),
+};
+
+/** A search whose payloads' arm postgresScanDialect reads without folding a payload. */
+export const scannable = (text: string): boolean => asciiLowered(text) !== null;
+
+/**
+ * For a first count of a text (scannable) in most payloads: the indexed payloads' arm a parallel
+ * scan of every payload with only its ASCII letters lowered (~5 µs for 1.5 KB), not a recheck of
+ * each trigram candidate's folded text (~12 µs). At 200,000 entries (120,000 payloads, 2 CPUs) the
+ * first count of a text in all of them 1,102 → 552 ms, of one in 65 % 710 → 603 ms; the payloads'
+ * scan alone ~450 ms, where a text in a single payload's candidates take 47.
+ */
+export const postgresScanDialect: DeliveryDialect = {
+  ...postgresDialect,
+  holds: holdsText(false, true),
 };

@@ -5,7 +5,7 @@ import { Turns } from '../turns.js';
 import { AskerGoneError } from '../asker-gone.js';
 import { cancelledWhenGone } from './cancel-when-gone.js';
 import type { Queryable } from './client.js';
-import { postgresDialect, postgresParallelDialect } from './dialect.js';
+import { postgresDialect } from './dialect.js';
 import { withLocalSettings, withOneSnapshot } from './local-settings.js';
 import { savedSearchTotals } from './saved-totals.js';
 import { firstCountPlan, type FirstCountRule } from './first-count-plan.js';
@@ -144,8 +144,7 @@ export function keptSearchTotals(q: Queryable, rule?: FirstCountRule) {
     firstCounts.run(async () => {
       if (gone?.aborted) throw new AskerGoneError();
       const how = await firstCount(webhookUid, only);
-      const indexed =
-        how === 'rows' ? null : deliveryFilter(postgresParallelDialect, webhookUid, null, only);
+      const indexed = how === 'rows' ? null : deliveryFilter(how.dialect, webhookUid, null, only);
       // Any first hour is exact (the first part holds all before it); the webhook's oldest
       // makes the most of the hours kept apart.
       let span = totals.spanFrom(0);
@@ -157,7 +156,7 @@ export function keptSearchTotals(q: Queryable, rule?: FirstCountRule) {
         how === 'rows'
           ? await count(q)
           : // Through the indexes: seconds for a common text, stopped when its asker leaves.
-            await withLocalSettings(q, how, (on) =>
+            await withLocalSettings(q, how.settings, (on) =>
               gone === undefined || on === q ? count(on) : cancelledWhenGone(q, on, gone, count),
             );
       const now = totals.countedNow(
