@@ -143,6 +143,35 @@ describe('the SQLite read thread', () => {
     }
   });
 
+  it('answers a search with a saved total ahead after a restart too', async () => {
+    const now = Date.now();
+    const saved = { q: COMMON, to: now + 70 };
+    const before = new SqliteReadLanes(db.name);
+    await expect(
+      before.deliveries({} as DeliveriesRepository).count(webhook.uid, saved),
+    ).resolves.toBe(ENTRIES);
+    await before.close();
+
+    // A relay started again: its lanes have counted nothing yet.
+    const reads = new SqliteReadLanes(db.name);
+    const deliveries = reads.deliveries({} as DeliveriesRepository);
+    try {
+      const answered: string[] = [];
+      const firsts = Array.from({ length: 8 }, (_, i) =>
+        deliveries
+          .count(webhook.uid, { q: COMMON, to: now + 71 + i })
+          .then(() => answered.push(`first ${i}`)),
+      );
+      const again = deliveries
+        .count(webhook.uid, saved)
+        .then((total) => answered.push(`again ${total}`));
+      await Promise.all([...firsts, again]);
+      expect(answered.indexOf(`again ${ENTRIES}`)).toBe(1);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it("never counts a search's total whose asker has left before its turn", async () => {
     const now = Date.now();
     const left = new AbortController();

@@ -8,6 +8,7 @@ import {
 } from './read-thread-protocol.js';
 import { keepLatest, searchKey } from '../search-total-parts.js';
 import { READ_IDLE_CLOSE_MS, SqliteReadThread } from './sqlite-read-thread.js';
+import { savedTotalNames } from './saved-totals.js';
 
 /**
  * The delivery log's reads that walk many entries, on two read threads (read-thread-protocol.ts's
@@ -19,8 +20,11 @@ export class SqliteReadLanes {
   readonly #lanes: Record<ReadLane, SqliteReadThread>;
   /** The searches the totals' thread has counted (and saved: a thread started since loads them). */
   readonly #counted = new Map<string, true>();
+  /** Those saved before this relay started. */
+  readonly #saved: ReturnType<typeof savedTotalNames>;
 
   constructor(file: string, idleCloseMs = READ_IDLE_CLOSE_MS) {
+    this.#saved = savedTotalNames(file);
     this.#lanes = {
       pages: new SqliteReadThread(file, idleCloseMs),
       'search totals': new SqliteReadThread(file, idleCloseMs),
@@ -48,14 +52,15 @@ export class SqliteReadLanes {
   }
 
   /**
-   * A search's total, ahead of the first counts waiting when the totals' thread has counted it:
-   * it counts on from the total it kept or saved (tens of milliseconds), and the UI asks again
-   * with each live entry, where a first count takes up to a second at a week's scale.
+   * A search's total, ahead of the first counts waiting when the totals' thread has counted it,
+   * or a total of it was saved: it counts on from that total (tens of milliseconds), and the UI
+   * asks again with each live entry, where a first count takes up to a second at a week's scale.
    */
   #total(call: ReadCall, gone: AbortSignal | undefined): Promise<unknown> {
     const [webhookUid, only = {}] = call.args as [string, DeliveryPageFilter?];
     const key = searchKey(webhookUid, only);
-    const answer = this.#lanes['search totals'].read(call, gone, this.#counted.has(key));
+    const before = this.#counted.has(key) || this.#saved.has(key);
+    const answer = this.#lanes['search totals'].read(call, gone, before);
     void answer.then(
       () => keepLatest(this.#counted, key, true),
       () => undefined,
@@ -71,5 +76,6 @@ export class SqliteReadLanes {
   /** Ends both threads once the reads already asked are answered. */
   async close(): Promise<void> {
     await Promise.all(Object.values(this.#lanes).map((lane) => lane.close()));
+    this.#saved.close();
   }
 }

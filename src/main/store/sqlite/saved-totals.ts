@@ -92,3 +92,37 @@ export function savedSearchTotals(file: string, clock: () => number = Date.now):
     close: () => opened?.db.close(),
   };
 }
+
+/**
+ * Which searches have a total saved, for the lanes (read-lanes.ts) on the main thread: after a
+ * restart a saved search is counted on (tens of milliseconds) and goes ahead of first counts
+ * waiting. One lookup by its key (microseconds) on a read-only connection opened on first use;
+ * none while the file cannot be read (not written yet), tried again at the next ask.
+ */
+export function savedTotalNames(file: string) {
+  let opened: { db: Db; read: Database.Statement<[string], number> } | null = null;
+  return {
+    has(key: string): boolean {
+      try {
+        if (opened === null) {
+          const db: Db = new Database(totalsFileOf(file), { readonly: true, fileMustExist: true });
+          try {
+            const read = db
+              .prepare<[string], number>('SELECT 1 FROM search_totals WHERE search = ?')
+              .pluck();
+            opened = { db, read };
+          } catch (error) {
+            db.close();
+            throw error;
+          }
+        }
+        return opened.read.get(savedNameOf(key)) !== undefined;
+      } catch {
+        return false;
+      }
+    },
+    close(): void {
+      opened?.db.close();
+    },
+  };
+}
