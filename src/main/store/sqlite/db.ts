@@ -1,6 +1,6 @@
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { runMigrations } from './migrate.js';
+import { ownerOnly } from './owner-only.js';
 import { attachIndexFile, prepareIndexFile } from './search-index-file.js';
 
 export type Db = Database.Database;
@@ -85,15 +85,4 @@ function beginImmediate(db: Db): void {
       database: db,
     });
   }) as Db['transaction'];
-}
-
-/**
- * Payloads live in these files: owner-only, even in a data dir that others may read. SQLite gives
- * a new -wal and -shm file the database file's mode; files from an earlier start are tightened.
- */
-function ownerOnly(file: string): void {
-  closeSync(openSync(file, 'a', 0o600));
-  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
-    if (existsSync(path)) chmodSync(path, 0o600);
-  }
 }

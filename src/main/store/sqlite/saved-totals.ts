@@ -1,9 +1,9 @@
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { saveSchedule, savedFrom, savedJson, savedNameOf, UNUSED_MS } from '../saved-totals.js';
 import type { SavedTotal } from '../saved-totals.js';
 import type { Db } from './db.js';
 import { fileBeside } from './file-beside.js';
+import { ownerOnly } from './owner-only.js';
 
 /** How long a save or a load waits for another totals' thread (one closing as the next starts). */
 const WAIT_MS = 200;
@@ -13,6 +13,17 @@ export interface SavedTotals {
   load(key: string): SavedTotal | undefined;
   save(key: string, kept: SavedTotal, first: boolean): void;
   close(): void;
+}
+
+/** A connection to the totals file and what `setUp` prepares on it; closed again if that fails. */
+function openTotalsFile<T>(path: string, options: Database.Options, setUp: (db: Db) => T): T {
+  const db: Db = new Database(path, options);
+  try {
+    return setUp(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** `hookport.sqlite` → `hookport.totals.sqlite`. */
@@ -36,33 +47,26 @@ export function savedSearchTotals(file: string, clock: () => number = Date.now):
 
   function open() {
     const path = totalsFileOf(file);
-    // Owner-only from its first byte, as the relay's files (SQLite gives its -wal and -shm the
-    // same mode); one an earlier start left readable is tightened.
-    closeSync(openSync(path, 'a', 0o600));
-    for (const each of [path, `${path}-wal`, `${path}-shm`]) {
-      if (existsSync(each)) chmodSync(each, 0o600);
-    }
-    const db: Db = new Database(path);
-    try {
+    ownerOnly(path);
+    return openTotalsFile(path, {}, (db) => {
       db.pragma(`busy_timeout = ${WAIT_MS}`);
       db.pragma('journal_mode = WAL');
       // Lost in a crash, a total is counted again: no sync per save.
       db.pragma('synchronous = NORMAL');
       db.exec(`CREATE TABLE IF NOT EXISTS search_totals (
         search TEXT PRIMARY KEY, kept TEXT NOT NULL, used_at INTEGER NOT NULL) STRICT`);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return {
-      db,
-      read: db.prepare<[string], string>('SELECT kept FROM search_totals WHERE search = ?').pluck(),
-      write: db.prepare<[string, string, number]>(
-        `INSERT INTO search_totals (search, kept, used_at) VALUES (?, ?, ?)
-         ON CONFLICT (search) DO UPDATE SET kept = excluded.kept, used_at = excluded.used_at`,
-      ),
-      clean: db.prepare<[number]>('DELETE FROM search_totals WHERE used_at < ?'),
-    };
+      return {
+        db,
+        read: db
+          .prepare<[string], string>('SELECT kept FROM search_totals WHERE search = ?')
+          .pluck(),
+        write: db.prepare<[string, string, number]>(
+          `INSERT INTO search_totals (search, kept, used_at) VALUES (?, ?, ?)
+           ON CONFLICT (search) DO UPDATE SET kept = excluded.kept, used_at = excluded.used_at`,
+        ),
+        clean: db.prepare<[number]>('DELETE FROM search_totals WHERE used_at < ?'),
+      };
+    });
   }
   const on = () => (opened ??= open());
 
@@ -104,18 +108,16 @@ export function savedTotalNames(file: string) {
   return {
     has(key: string): boolean {
       try {
-        if (opened === null) {
-          const db: Db = new Database(totalsFileOf(file), { readonly: true, fileMustExist: true });
-          try {
-            const read = db
+        opened ??= openTotalsFile(
+          totalsFileOf(file),
+          { readonly: true, fileMustExist: true },
+          (db) => ({
+            db,
+            read: db
               .prepare<[string], number>('SELECT 1 FROM search_totals WHERE search = ?')
-              .pluck();
-            opened = { db, read };
-          } catch (error) {
-            db.close();
-            throw error;
-          }
-        }
+              .pluck(),
+          }),
+        );
         return opened.read.get(savedNameOf(key)) !== undefined;
       } catch {
         return false;

@@ -1,7 +1,7 @@
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import { fileBeside } from './file-beside.js';
+import { ownerOnly } from './owner-only.js';
 
 /** The schema the relay's connections see the index file under (`search.delivery_search`). */
 export const INDEX_SCHEMA = 'search';
@@ -22,10 +22,7 @@ export const indexFileOf = (file: string): string => fileBeside(file, 'search');
  */
 export function prepareIndexFile(file: string): void {
   const indexFile = indexFileOf(file);
-  closeSync(openSync(indexFile, 'a', 0o600));
-  for (const path of [indexFile, `${indexFile}-wal`, `${indexFile}-shm`]) {
-    if (existsSync(path)) chmodSync(path, 0o600);
-  }
+  ownerOnly(indexFile);
   const db = new Database(indexFile);
   try {
     db.pragma('journal_mode = WAL');
